@@ -1,0 +1,325 @@
+package canonical
+
+import (
+	"bytes"
+	"encoding/json"
+	"maps"
+	"slices"
+	"time"
+)
+
+// Transport is how a client talks to a server.
+type Transport string
+
+const (
+	// Stdio runs a local command and speaks MCP over its stdin and stdout.
+	Stdio Transport = "stdio"
+	// HTTP is the streamable HTTP transport.
+	HTTP Transport = "http"
+	// SSE is the older HTTP + server-sent events transport.
+	SSE Transport = "sse"
+)
+
+// Transports lists every transport in a stable order.
+var Transports = []Transport{Stdio, HTTP, SSE}
+
+// IsRemote reports whether the transport talks to a URL.
+func (t Transport) IsRemote() bool { return t == HTTP || t == SSE }
+
+// Valid reports whether t is one of the known transports.
+func (t Transport) Valid() bool { return t == Stdio || t == HTTP || t == SSE }
+
+// Scope is where a client file lives: the user's home, a project, or
+// Claude Code's per-project section of the user file.
+type Scope string
+
+const (
+	ScopeUser    Scope = "user"
+	ScopeProject Scope = "project"
+	ScopeLocal   Scope = "local"
+	ScopeManaged Scope = "managed"
+)
+
+// OAuth holds static OAuth client settings for a remote server. Secrets in it
+// (ClientSecret) are references, like everything else.
+type OAuth struct {
+	ClientID              string   `json:"clientId,omitempty"`
+	ClientSecret          string   `json:"clientSecret,omitempty"`
+	Scopes                []string `json:"scopes,omitempty"`
+	CallbackPort          int      `json:"callbackPort,omitempty"`
+	RedirectURI           string   `json:"redirectUri,omitempty"`
+	AuthServerMetadataURL string   `json:"authServerMetadataUrl,omitempty"`
+	Resource              string   `json:"resource,omitempty"`
+}
+
+// IsZero reports whether no OAuth setting is present.
+func (o *OAuth) IsZero() bool {
+	return o == nil || (o.ClientID == "" && o.ClientSecret == "" && len(o.Scopes) == 0 &&
+		o.CallbackPort == 0 && o.RedirectURI == "" && o.AuthServerMetadataURL == "" && o.Resource == "")
+}
+
+// Auth is how a remote server authenticates the client.
+type Auth struct {
+	// BearerTokenEnv names an environment variable whose value is sent as
+	// "Authorization: Bearer <value>". Normalize folds it into Headers as
+	// "Bearer ${NAME}", which is the one canonical spelling; adapters for
+	// clients with a dedicated key (Codex bearer_token_env_var) recognise that
+	// header shape when they write.
+	BearerTokenEnv string `json:"bearerTokenEnv,omitempty"`
+	OAuth          *OAuth `json:"oauth,omitempty"`
+}
+
+// Server is one MCP server in canonical form.
+//
+// String values may hold references in canonical spelling: ${VAR},
+// ${VAR:-default}, ${input:id}, ${workspaceFolder}, ${userHome}.
+type Server struct {
+	Name      string    `json:"name"`
+	Transport Transport `json:"transport"`
+
+	// stdio
+	Command string            `json:"command,omitempty"`
+	Args    []string          `json:"args,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	Cwd     string            `json:"cwd,omitempty"`
+
+	// http, sse
+	URL     string            `json:"url,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+
+	// Disabled keeps the entry but tells the client not to start it. The
+	// zero value is enabled, as in every client.
+	Disabled bool `json:"disabled,omitempty"`
+
+	// ToolsAllow, when not empty, is the only tools the client may use;
+	// ToolsDeny is removed after that.
+	ToolsAllow []string `json:"toolsAllow,omitempty"`
+	ToolsDeny  []string `json:"toolsDeny,omitempty"`
+
+	// StartupTimeout bounds start-up and initialize; ToolTimeout bounds one
+	// tool call. Zero means the client's default.
+	StartupTimeout time.Duration `json:"startupTimeout,omitempty"`
+	ToolTimeout    time.Duration `json:"toolTimeout,omitempty"`
+
+	Auth Auth `json:"auth,omitzero"`
+
+	// Extra holds, per client id, the keys of that client's entry that the
+	// model does not know, as compact JSON, so that writing back to the same
+	// client loses nothing. Other clients ignore them.
+	Extra map[string]map[string]json.RawMessage `json:"extra,omitempty"`
+
+	// Origin is where the server was read from; zero when synthesised.
+	Origin Pos `json:"origin,omitzero"`
+}
+
+// Clone returns a deep copy of s.
+func (s Server) Clone() Server {
+	c := s
+	c.Args = slices.Clone(s.Args)
+	c.Env = maps.Clone(s.Env)
+	c.Headers = maps.Clone(s.Headers)
+	c.ToolsAllow = slices.Clone(s.ToolsAllow)
+	c.ToolsDeny = slices.Clone(s.ToolsDeny)
+	if s.Auth.OAuth != nil {
+		o := *s.Auth.OAuth
+		o.Scopes = slices.Clone(o.Scopes)
+		c.Auth.OAuth = &o
+	}
+	if s.Extra != nil {
+		c.Extra = make(map[string]map[string]json.RawMessage, len(s.Extra))
+		for k, v := range s.Extra {
+			c.Extra[k] = maps.Clone(v)
+		}
+	}
+	return c
+}
+
+// Normalize puts s into its one canonical shape so that two servers that mean
+// the same thing compare Equal: empty maps and slices become nil, the
+// transport is inferred when missing, and a BearerTokenEnv becomes an
+// Authorization header.
+func (s *Server) Normalize() {
+	if s.Transport == "" {
+		switch {
+		case s.Command != "":
+			s.Transport = Stdio
+		case s.URL != "":
+			s.Transport = HTTP
+		}
+	}
+	if s.Auth.BearerTokenEnv != "" {
+		if s.Headers == nil {
+			s.Headers = map[string]string{}
+		}
+		if _, ok := s.Headers["Authorization"]; !ok {
+			s.Headers["Authorization"] = "Bearer ${" + s.Auth.BearerTokenEnv + "}"
+		}
+		s.Auth.BearerTokenEnv = ""
+	}
+	if s.Auth.OAuth.IsZero() {
+		s.Auth.OAuth = nil
+	} else if len(s.Auth.OAuth.Scopes) == 0 {
+		s.Auth.OAuth.Scopes = nil
+	}
+	if len(s.Args) == 0 {
+		s.Args = nil
+	}
+	if len(s.Env) == 0 {
+		s.Env = nil
+	}
+	if len(s.Headers) == 0 {
+		s.Headers = nil
+	}
+	if len(s.ToolsAllow) == 0 {
+		s.ToolsAllow = nil
+	}
+	if len(s.ToolsDeny) == 0 {
+		s.ToolsDeny = nil
+	}
+	for k, v := range s.Extra {
+		if len(v) == 0 {
+			delete(s.Extra, k)
+		}
+	}
+	if len(s.Extra) == 0 {
+		s.Extra = nil
+	}
+}
+
+// Equal reports whether a and b define the same server, ignoring Origin and
+// the Extra keys of clients other than those listed in extraFor (pass no
+// client to ignore Extra entirely). Both are compared after Normalize.
+func Equal(a, b Server, extraFor ...string) bool {
+	a, b = a.Clone(), b.Clone()
+	a.Normalize()
+	b.Normalize()
+	if a.Name != b.Name || a.Transport != b.Transport || a.Command != b.Command || a.Cwd != b.Cwd ||
+		a.URL != b.URL || a.Disabled != b.Disabled || a.StartupTimeout != b.StartupTimeout ||
+		a.ToolTimeout != b.ToolTimeout || a.Auth.BearerTokenEnv != b.Auth.BearerTokenEnv {
+		return false
+	}
+	if !slices.Equal(a.Args, b.Args) || !maps.Equal(a.Env, b.Env) || !maps.Equal(a.Headers, b.Headers) ||
+		!slices.Equal(a.ToolsAllow, b.ToolsAllow) || !slices.Equal(a.ToolsDeny, b.ToolsDeny) {
+		return false
+	}
+	if !oauthEqual(a.Auth.OAuth, b.Auth.OAuth) {
+		return false
+	}
+	for _, c := range extraFor {
+		if !extraEqual(a.Extra[c], b.Extra[c]) {
+			return false
+		}
+	}
+	return true
+}
+
+func oauthEqual(a, b *OAuth) bool {
+	if a == nil || b == nil {
+		return a.IsZero() && b.IsZero()
+	}
+	return a.ClientID == b.ClientID && a.ClientSecret == b.ClientSecret && slices.Equal(a.Scopes, b.Scopes) &&
+		a.CallbackPort == b.CallbackPort && a.RedirectURI == b.RedirectURI &&
+		a.AuthServerMetadataURL == b.AuthServerMetadataURL && a.Resource == b.Resource
+}
+
+func extraEqual(a, b map[string]json.RawMessage) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, va := range a {
+		vb, ok := b[k]
+		if !ok || !jsonEqual(va, vb) {
+			return false
+		}
+	}
+	return true
+}
+
+// jsonEqual compares two JSON texts by value, so that spacing does not matter.
+func jsonEqual(a, b json.RawMessage) bool {
+	if bytes.Equal(a, b) {
+		return true
+	}
+	var va, vb any
+	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
+		return false
+	}
+	ca, _ := json.Marshal(va)
+	cb, _ := json.Marshal(vb)
+	return bytes.Equal(ca, cb)
+}
+
+// SetExtra records a client-specific key verbatim.
+func (s *Server) SetExtra(client, key string, raw json.RawMessage) {
+	if s.Extra == nil {
+		s.Extra = map[string]map[string]json.RawMessage{}
+	}
+	if s.Extra[client] == nil {
+		s.Extra[client] = map[string]json.RawMessage{}
+	}
+	s.Extra[client][key] = raw
+}
+
+// Set is an ordered list of servers with unique names. Order is kept as read,
+// so that new entries are written in the order the user gave them.
+type Set struct {
+	Servers []Server `json:"servers"`
+}
+
+// Len returns the number of servers.
+func (s *Set) Len() int { return len(s.Servers) }
+
+// Index returns the position of the named server, or -1.
+func (s *Set) Index(name string) int {
+	for i := range s.Servers {
+		if s.Servers[i].Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Get returns the named server.
+func (s *Set) Get(name string) (Server, bool) {
+	if i := s.Index(name); i >= 0 {
+		return s.Servers[i], true
+	}
+	return Server{}, false
+}
+
+// Put adds srv, or replaces the server of the same name in place.
+func (s *Set) Put(srv Server) {
+	if i := s.Index(srv.Name); i >= 0 {
+		s.Servers[i] = srv
+		return
+	}
+	s.Servers = append(s.Servers, srv)
+}
+
+// Remove deletes the named server and reports whether it was there.
+func (s *Set) Remove(name string) bool {
+	i := s.Index(name)
+	if i < 0 {
+		return false
+	}
+	s.Servers = slices.Delete(s.Servers, i, i+1)
+	return true
+}
+
+// Names returns the server names in order.
+func (s *Set) Names() []string {
+	out := make([]string, len(s.Servers))
+	for i := range s.Servers {
+		out[i] = s.Servers[i].Name
+	}
+	return out
+}
+
+// Clone returns a deep copy of the set.
+func (s Set) Clone() Set {
+	out := Set{Servers: make([]Server, len(s.Servers))}
+	for i := range s.Servers {
+		out.Servers[i] = s.Servers[i].Clone()
+	}
+	return out
+}

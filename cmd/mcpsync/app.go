@@ -1,0 +1,221 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"strings"
+	"syscall"
+
+	"github.com/mcpsync/mcpsync/internal/xdg"
+	"github.com/urfave/cli/v3"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+// Exit codes. They mean the same thing in every command.
+const (
+	exitOK      = 0
+	exitError   = 1 // something went wrong, or with --exit-code: changes are pending
+	exitUsage   = 2 // the command line itself is wrong
+	exitPending = 1
+)
+
+// App is one run of mcpsync: its streams, environment and global options.
+// Commands read everything through it, so tests can run Main in-process.
+type App struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	Getenv func(string) string
+	// LookupEnv distinguishes unset from empty, for probes that expand references.
+	LookupEnv func(string) (string, bool)
+	Dirs      xdg.Dirs
+	Cwd       string
+	GOOS      string
+
+	// Global flags.
+	StorePath  string // --store
+	JSON       bool   // --json
+	NoColor    bool   // --no-color or NO_COLOR
+	ProjectDir string // -C / --project
+
+	// stdoutTTY and stderrTTY say whether the streams are terminals: colour and
+	// live progress only go to terminals.
+	stdoutTTY, stderrTTY bool
+}
+
+// Main runs mcpsync with the process's streams and environment and returns
+// the exit code.
+func Main(args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	cwd, _ := os.Getwd()
+	a := &App{
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+		Getenv: os.Getenv, LookupEnv: os.LookupEnv,
+		Dirs: xdg.Resolve(os.Getenv), Cwd: cwd, GOOS: runtime.GOOS,
+		stdoutTTY: isTerminal(os.Stdout), stderrTTY: isTerminal(os.Stderr),
+	}
+	return a.Run(ctx, args)
+}
+
+// usageError is a mistake on the command line; it exits 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// exitCodeError ends the run with a chosen code after the command has
+// already said what it needed to (for example --exit-code with changes pending).
+type exitCodeError struct {
+	code int
+	msg  string // printed when not empty
+}
+
+func (e exitCodeError) Error() string { return e.msg }
+
+// reportedError is an error whose details were already printed (for example
+// as diagnostics); Run only sets the exit code.
+type reportedError struct{ err error }
+
+func (e reportedError) Error() string { return e.err.Error() }
+func (e reportedError) Unwrap() error { return e.err }
+
+// Run parses args and runs the command, returning the exit code.
+func (a *App) Run(ctx context.Context, args []string) int {
+	root := a.rootCommand()
+	err := root.Run(ctx, append([]string{"mcpsync"}, args...))
+	return a.exitCode(err)
+}
+
+func (a *App) exitCode(err error) int {
+	if err == nil {
+		return exitOK
+	}
+	var ue usageError
+	var ec exitCodeError
+	var re reportedError
+	switch {
+	case errors.As(err, &ec):
+		if ec.msg != "" {
+			fmt.Fprintln(a.Stderr, "mcpsync: "+ec.msg)
+		}
+		return ec.code
+	case errors.As(err, &ue):
+		fmt.Fprintln(a.Stderr, "mcpsync: "+ue.Error())
+		fmt.Fprintln(a.Stderr, "Run 'mcpsync --help' for usage.")
+		return exitUsage
+	case errors.As(err, &re):
+		return exitError
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintln(a.Stderr, "mcpsync: interrupted")
+		return exitError
+	}
+	if isFlagError(err) {
+		fmt.Fprintln(a.Stderr, "mcpsync: "+err.Error())
+		fmt.Fprintln(a.Stderr, "Run 'mcpsync --help' for usage.")
+		return exitUsage
+	}
+	fmt.Fprintln(a.Stderr, "mcpsync: "+err.Error())
+	return exitError
+}
+
+// isFlagError recognises urfave/cli's parse errors, which it returns as plain errors.
+func isFlagError(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"flag provided but not defined", "invalid value", "flag needs an argument",
+		"No help topic", "option ", "Required flag", "Required flags", "cannot be set along with", "sufficient count of arg"} {
+		if strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+const rootDescription = `mcpsync keeps the MCP server configuration of every AI editor and coding agent
+in step: Claude Code, Claude Desktop, Cursor, VS Code, Codex, OpenCode, Gemini
+CLI, Windsurf, Zed, Kiro, Copilot CLI and more.
+
+Your servers live in one store, mcpsync.hcl (user scope under
+$XDG_CONFIG_HOME/mcpsync, or a project's mcpsync.hcl). mcpsync reads every
+client's own file into it and writes them back without losing a comment or a
+key it does not know.
+
+Examples:
+  mcpsync add github -- npx -y @modelcontextprotocol/server-github
+  mcpsync add linear --url https://mcp.linear.app/mcp --header 'Authorization: Bearer ${LINEAR_API_KEY}'
+  pbpaste | mcpsync add -            # any pasted JSON/JSONC/TOML snippet
+  mcpsync import --from cursor       # bring Cursor's servers into the store
+  mcpsync export --to all --dry-run  # the exact diff for every client file
+  mcpsync probe                      # prove each server starts and lists tools
+
+Exit codes: 0 ok; 1 error (or, with --exit-code, changes pending); 2 usage.`
+
+func (a *App) rootCommand() *cli.Command {
+	root := &cli.Command{
+		Name:                  "mcpsync",
+		Usage:                 "keep every AI client's MCP servers in step",
+		Description:           rootDescription,
+		Version:               version,
+		EnableShellCompletion: true,
+		Suggest:               true,
+		Reader:                a.Stdin,
+		Writer:                a.Stdout,
+		ErrWriter:             a.Stderr,
+		ExitErrHandler:        func(context.Context, *cli.Command, error) {},
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "store", Usage: "use the store `FILE` instead of the project or user mcpsync.hcl", TakesFile: true,
+				Sources: cli.EnvVars("MCPSYNC_STORE"), Destination: &a.StorePath},
+			&cli.StringFlag{Name: "project", Aliases: []string{"C"}, Usage: "run as if started in `DIR` (the project root for project-scope files)",
+				TakesFile: true, Destination: &a.ProjectDir},
+			&cli.BoolFlag{Name: "json", Usage: "print machine-readable JSON instead of text", Destination: &a.JSON},
+			&cli.BoolFlag{Name: "no-color", Usage: "never colour output (also: NO_COLOR=1)", Destination: &a.NoColor},
+		},
+		Before: func(ctx context.Context, cmd *cli.Command) (context.Context, error) {
+			if v, ok := a.LookupEnv("NO_COLOR"); ok && v != "" {
+				a.NoColor = true
+			}
+			return ctx, nil
+		},
+		CommandNotFound: func(ctx context.Context, cmd *cli.Command, name string) {
+			fmt.Fprintf(a.Stderr, "mcpsync: unknown command %q\n", name)
+		},
+		Commands: a.commands(),
+	}
+	setUsageErrors(root)
+	return root
+}
+
+// commands lists every subcommand, one file each (cmd_<name>.go).
+func (a *App) commands() []*cli.Command {
+	return []*cli.Command{
+		a.versionCommand(),
+	}
+}
+
+// setUsageErrors makes every flag-parsing problem a usage error (exit 2),
+// at every level of the command tree.
+func setUsageErrors(cmd *cli.Command) {
+	cmd.OnUsageError = func(ctx context.Context, c *cli.Command, err error, isSub bool) error {
+		return usageError{err}
+	}
+	for _, sub := range cmd.Commands {
+		setUsageErrors(sub)
+	}
+}
+
+// projectRoot returns the directory project-scope files are relative to.
+func (a *App) projectRoot() string {
+	if a.ProjectDir != "" {
+		return a.ProjectDir
+	}
+	return a.Cwd
+}

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"golang.org/x/term"
+)
+
+func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
+
+// color reports whether output to stdout (or stderr, with toStderr) may be
+// coloured: only on a terminal, and never with --no-color or NO_COLOR.
+func (a *App) color(toStderr bool) bool {
+	if a.NoColor {
+		return false
+	}
+	if toStderr {
+		return a.stderrTTY
+	}
+	return a.stdoutTTY
+}
+
+// ANSI styles used across commands.
+const (
+	styleReset  = "\x1b[0m"
+	styleBold   = "\x1b[1m"
+	styleRed    = "\x1b[31m"
+	styleGreen  = "\x1b[32m"
+	styleYellow = "\x1b[33m"
+	styleCyan   = "\x1b[36m"
+	styleDim    = "\x1b[2m"
+)
+
+// paint wraps s in style when colour is on for that stream.
+func (a *App) paint(toStderr bool, style, s string) string {
+	if !a.color(toStderr) || style == "" {
+		return s
+	}
+	return style + s + styleReset
+}
+
+// printJSON writes v as indented JSON to stdout.
+func (a *App) printJSON(v any) error {
+	enc := json.NewEncoder(a.Stdout)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// newTable returns a tab-aligned writer for human tables on stdout.
+func (a *App) newTable() *tabwriter.Writer {
+	return tabwriter.NewWriter(a.Stdout, 0, 4, 2, ' ', 0)
+}
+
+// printDiagnostics writes each diagnostic to stderr as
+//
+//	file:line:col: error: summary
+//	    detail
+//	     3 |   "command": 42,
+//	       |              ^
+//
+// reading the source line from the file when it can.
+func (a *App) printDiagnostics(ds canonical.Diagnostics) {
+	writeDiagnostics(a.Stderr, ds, a.color(true))
+}
+
+func writeDiagnostics(w io.Writer, ds canonical.Diagnostics, color bool) {
+	lines := map[string][]string{}
+	for _, d := range ds {
+		sev := d.Severity.String()
+		if color {
+			if d.Severity == canonical.Error {
+				sev = styleRed + styleBold + sev + styleReset
+			} else {
+				sev = styleYellow + sev + styleReset
+			}
+		}
+		var b strings.Builder
+		if p := d.Pos().String(); p != "" {
+			b.WriteString(p + ": ")
+		}
+		b.WriteString(sev + ": ")
+		if d.Server != "" {
+			fmt.Fprintf(&b, "server %q: ", d.Server)
+		}
+		b.WriteString(d.Summary)
+		fmt.Fprintln(w, b.String())
+		if d.Detail != "" {
+			for _, l := range strings.Split(d.Detail, "\n") {
+				fmt.Fprintln(w, "    "+l)
+			}
+		}
+		if d.File != "" && d.Line > 0 {
+			src, ok := lines[d.File]
+			if !ok {
+				if data, err := os.ReadFile(d.File); err == nil && len(data) < 8<<20 {
+					src = strings.Split(string(data), "\n")
+				}
+				lines[d.File] = src
+			}
+			if d.Line <= len(src) {
+				line := strings.TrimRight(src[d.Line-1], "\r")
+				num := fmt.Sprintf("%5d | ", d.Line)
+				fmt.Fprintln(w, num+line)
+				if d.Column > 0 && d.Column <= len(line)+1 {
+					pad := strings.Map(func(r rune) rune {
+						if r == '\t' {
+							return '\t'
+						}
+						return ' '
+					}, line[:d.Column-1])
+					fmt.Fprintln(w, strings.Repeat(" ", len(num)-2)+"| "+pad+"^")
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,269 @@
+// Package formats reads and writes each client's MCP configuration file.
+//
+// One Adapter per client, found through a Registry. Most clients are
+// described declaratively by a Spec (an HCL file, embedded for the built-in
+// clients, loaded from clients.d for user plugins); Go code exists only for
+// real quirks.
+//
+// # Byte preservation
+//
+// Encode edits; it never re-serialises a whole file. Only the server entries
+// that differ from what the file already holds are touched, and every other
+// byte (comments, trailing commas, key order, indentation, unknown keys, line
+// endings, final newline) stays as it was. Encode(Decode(x)) == x.
+//
+// # Errors
+//
+// Decode never panics and reports every problem as a canonical.Diagnostic
+// with file:line:col. A field the client cannot express is a warning naming
+// the server and the field, never a silent drop.
+package formats
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/mcpsync/mcpsync/canonical"
+)
+
+// Format is the syntax of a client file.
+type Format string
+
+const (
+	JSON  Format = "json"  // strict JSON: no comments, no trailing commas
+	JSONC Format = "jsonc" // JSON with comments and trailing commas
+	// JSONComments allows comments but not trailing commas (Gemini CLI, Qwen Code).
+	JSONComments Format = "json-comments"
+	TOML         Format = "toml"
+	YAML         Format = "yaml"
+)
+
+// Env is everything an adapter may know about the machine to find files.
+// It is injected, never read from the process, so tests and --os can fake it.
+type Env struct {
+	Home       string // the user's home directory
+	ProjectDir string // absolute project root ("" when there is none)
+	OS         string // "linux", "darwin" or "windows": chooses paths and cmd /c wrapping
+	// Getenv reads variables that move client files ($CODEX_HOME,
+	// $XDG_CONFIG_HOME, $APPDATA, ...). Nil reads nothing.
+	Getenv func(string) string
+}
+
+// Get returns the variable, or "" when Getenv is nil or it is unset.
+func (e Env) Get(name string) string {
+	if e.Getenv == nil {
+		return ""
+	}
+	return e.Getenv(name)
+}
+
+// A Location is one client file (or one section of a file) that holds servers.
+type Location struct {
+	Client string          `json:"client"`
+	Scope  canonical.Scope `json:"scope"`
+	Path   string          `json:"path"`
+	Format Format          `json:"format"`
+	// Project is the absolute project directory for Claude Code's local
+	// scope, whose servers live under projects[Project] in ~/.claude.json.
+	Project string `json:"project,omitempty"`
+	// ReadOnly locations are read (imported, checked) but never written:
+	// managed files, legacy locations superseded by another file.
+	ReadOnly bool `json:"readOnly,omitempty"`
+	// Note explains a ReadOnly or legacy location to the user.
+	Note string `json:"note,omitempty"`
+}
+
+func (l Location) String() string {
+	s := l.Client + " (" + string(l.Scope) + ") " + l.Path
+	if l.Project != "" {
+		s += " [project " + l.Project + "]"
+	}
+	return s
+}
+
+// Capabilities says what a client can express. Writing a server that needs
+// more gives warnings, never silent loss.
+type Capabilities struct {
+	Transports  []canonical.Transport `json:"transports"`
+	Headers     bool                  `json:"headers"`
+	Cwd         bool                  `json:"cwd"`
+	Disabled    bool                  `json:"disabled"`
+	ToolFilters bool                  `json:"toolFilters"`
+	Timeouts    bool                  `json:"timeouts"`
+	OAuth       bool                  `json:"oauth"`
+	Comments    bool                  `json:"comments"`
+	Dialect     string                `json:"placeholders"`
+}
+
+// Supports reports whether the client can run a server over t.
+func (c Capabilities) Supports(t canonical.Transport) bool {
+	for _, x := range c.Transports {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+// EncodeOptions are the user's choices that change what is written.
+type EncodeOptions struct {
+	// OS is the target machine: "windows" wraps npx-style commands as
+	// cmd /c npx ... for clients that need it. Empty means Env.OS.
+	OS string
+	// BridgeRemote writes a remote server for a stdio-only client as
+	// npx -y mcp-remote URL --header ... instead of skipping it.
+	BridgeRemote bool
+	// PromptInputs makes VS Code ask for secrets: a reference becomes an
+	// ${input:...} with a matching promptString input instead of ${env:...}.
+	PromptInputs bool
+}
+
+// Adapter reads and writes one client's MCP configuration.
+type Adapter interface {
+	// ID is the stable kebab-case client id: "claude-code", "cursor", ...
+	ID() string
+	// DisplayName is the client's name as users know it.
+	DisplayName() string
+	Capabilities() Capabilities
+	// Locations lists the files the client reads, for every scope, whether
+	// they exist or not. It does no I/O.
+	Locations(env Env) []Location
+	// Decode reads the servers at loc from data. Problems carry
+	// file:line:col; Decode never panics on any input. Empty data is an
+	// empty set.
+	Decode(loc Location, data []byte) (canonical.Set, canonical.Diagnostics)
+	// Encode returns data edited so that loc holds exactly the servers of
+	// want, in want's order for new entries. data == nil means the file does
+	// not exist yet. Entries that already match are left byte for byte;
+	// entries not in want are removed; every byte outside the changed
+	// entries stays. Fields the client cannot express are warnings.
+	Encode(loc Location, data []byte, want canonical.Set, opts EncodeOptions) ([]byte, canonical.Diagnostics)
+}
+
+// Origin tells where an adapter was defined: built in, or a plugin file.
+type Origin struct {
+	Builtin bool   `json:"builtin"`
+	File    string `json:"file,omitempty"`
+}
+
+// A Registry finds adapters by id. The order of All is the order of Register.
+type Registry struct {
+	adapters []Adapter
+	origins  map[string]Origin
+	byID     map[string]Adapter
+	// Diags holds problems met while loading plugins; the registry still
+	// works for every client that loaded.
+	Diags canonical.Diagnostics
+}
+
+// NewRegistry returns an empty registry.
+func NewRegistry() *Registry {
+	return &Registry{byID: map[string]Adapter{}, origins: map[string]Origin{}}
+}
+
+// Register adds a. It panics on a nil adapter or a duplicate id, which are
+// programming errors in the built-in list.
+func (r *Registry) Register(a Adapter, origin Origin) {
+	if a == nil {
+		panic("formats: Register of nil adapter")
+	}
+	if _, dup := r.byID[a.ID()]; dup {
+		panic("formats: duplicate adapter " + a.ID())
+	}
+	r.adapters = append(r.adapters, a)
+	r.byID[a.ID()] = a
+	r.origins[a.ID()] = origin
+}
+
+// Replace registers a, replacing an adapter of the same id if there is one
+// (a user plugin may override a built-in client).
+func (r *Registry) Replace(a Adapter, origin Origin) {
+	if old, ok := r.byID[a.ID()]; ok {
+		for i := range r.adapters {
+			if r.adapters[i] == old {
+				r.adapters[i] = a
+			}
+		}
+		r.byID[a.ID()] = a
+		r.origins[a.ID()] = origin
+		return
+	}
+	r.Register(a, origin)
+}
+
+// All returns every adapter in registration order.
+func (r *Registry) All() []Adapter { return append([]Adapter(nil), r.adapters...) }
+
+// Origin returns where the adapter with this id came from.
+func (r *Registry) Origin(id string) Origin { return r.origins[id] }
+
+// Lookup finds an adapter by id (or a known alias). The error lists the
+// known ids and suggests the closest one.
+func (r *Registry) Lookup(id string) (Adapter, error) {
+	if a, ok := r.byID[id]; ok {
+		return a, nil
+	}
+	if real, ok := aliases[strings.ToLower(id)]; ok {
+		if a, ok := r.byID[real]; ok {
+			return a, nil
+		}
+	}
+	ids := make([]string, 0, len(r.byID))
+	for k := range r.byID {
+		ids = append(ids, k)
+	}
+	sort.Strings(ids)
+	msg := fmt.Sprintf("unknown client %q", id)
+	if s := closest(id, ids); s != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return nil, fmt.Errorf("%s; known clients: %s", msg, strings.Join(ids, ", "))
+}
+
+// aliases are other names users type for a client.
+var aliases = map[string]string{
+	"claude":         "claude-code",
+	"claudecode":     "claude-code",
+	"claude-desktop": "claude-desktop",
+	"desktop":        "claude-desktop",
+	"code":           "vscode",
+	"vs-code":        "vscode",
+	"codex-cli":      "codex",
+	"gemini-cli":     "gemini",
+	"qwen-code":      "qwen",
+	"copilot-cli":    "copilot",
+	"roo-code":       "roo",
+}
+
+// closest returns the candidate with the smallest edit distance to s, if it
+// is close enough to be a plausible typo.
+func closest(s string, candidates []string) string {
+	best, bestD := "", len(s)/2+2
+	for _, c := range candidates {
+		if d := levenshtein(strings.ToLower(s), c); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+func levenshtein(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
