@@ -197,6 +197,16 @@ func (a *App) rootCommand() *cli.Command {
 // commands lists every subcommand, one file each (cmd_<name>.go).
 func (a *App) commands() []*cli.Command {
 	return []*cli.Command{
+		a.addCommand(),
+		a.removeCommand(),
+		a.listCommand(),
+		a.showCommand(),
+		a.clientsCommand(),
+		a.importCommand(),
+		a.exportCommand(),
+		a.diffCommand(),
+		a.convertCommand(),
+		a.probeCommand(),
 		a.versionCommand(),
 	}
 }

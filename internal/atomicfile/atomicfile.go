@@ -1,0 +1,118 @@
+// Package atomicfile writes a file so that a reader (or a crash) sees either
+// the old bytes or the new ones, never a mix.
+//
+// # Safe writes
+//
+//   - Symlinks are followed: the link's target is replaced and the link kept,
+//     so dotfile managers (GNU Stow, chezmoi, home-manager) keep working.
+//   - The new bytes go to a temporary file in the same directory, are
+//     fsynced, and renamed over the target; the directory is fsynced after.
+//   - The existing file's mode is kept; a new file gets the mode asked for
+//     (0600 for client files, which may reference secrets).
+package atomicfile
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+)
+
+// Resolve follows symlinks at path (the final component and every parent)
+// and returns the file that a write should replace. A dangling link resolves
+// to the path it points at, so that writing creates the link's target.
+func Resolve(path string) (string, error) {
+	for range 64 {
+		fi, err := os.Lstat(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			dir, err := filepath.EvalSymlinks(filepath.Dir(path))
+			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					return path, nil // the directory does not exist yet; WriteFile creates it
+				}
+				return "", err
+			}
+			return filepath.Join(dir, filepath.Base(path)), nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			return filepath.EvalSymlinks(path)
+		}
+		target, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(path), target)
+		}
+		path = target
+	}
+	return "", fmt.Errorf("%s: too many levels of symbolic links", path)
+}
+
+// WriteFile atomically replaces the file at path (through symlinks) with
+// data. newPerm is the mode of a file that does not exist yet; an existing
+// file keeps its mode. Missing parent directories are created with 0700.
+func WriteFile(path string, data []byte, newPerm fs.FileMode) error {
+	real, err := Resolve(path)
+	if err != nil {
+		return err
+	}
+	perm := newPerm
+	if fi, err := os.Stat(real); err == nil {
+		if !fi.Mode().IsRegular() {
+			return fmt.Errorf("%s: not a regular file", real)
+		}
+		perm = fi.Mode().Perm()
+	}
+	dir := filepath.Dir(real)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(real)+".mcpsync-*")
+	if err != nil {
+		return err
+	}
+	tmpName := tmp.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			tmp.Close()
+			os.Remove(tmpName)
+		}
+	}()
+	if err := tmp.Chmod(perm); err != nil && runtime.GOOS != "windows" {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmpName, real); err != nil {
+		return err
+	}
+	ok = true
+	syncDir(dir)
+	return nil
+}
+
+// syncDir makes the rename durable. Errors are ignored: some filesystems
+// cannot fsync a directory, and the rename itself already happened.
+func syncDir(dir string) {
+	if runtime.GOOS == "windows" {
+		return
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}
