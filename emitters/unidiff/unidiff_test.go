@@ -1,0 +1,265 @@
+package unidiff
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+type diffCase struct {
+	name     string
+	old, new string
+	oldAbs   bool // the file does not exist before
+	newAbs   bool // the file does not exist after
+}
+
+func cases() []diffCase {
+	long := func(n int, eol string) string {
+		var b strings.Builder
+		for i := 1; i <= n; i++ {
+			fmt.Fprintf(&b, "line %d%s", i, eol)
+		}
+		return b.String()
+	}
+	return []diffCase{
+		{name: "middle", old: "a\nb\nc\nd\ne\nf\ng\n", new: "a\nb\nc\nD\ne\nf\ng\n"},
+		{name: "crlf", old: "{\r\n  \"a\": 1\r\n}\r\n", new: "{\r\n  \"a\": 1,\r\n  \"b\": 2\r\n}\r\n"},
+		{name: "old-no-final-newline", old: "a\nb", new: "a\nb\nc\n"},
+		{name: "new-no-final-newline", old: "a\nb\n", new: "a\nc"},
+		{name: "both-no-final-newline", old: "{\n  \"x\": 1\n}", new: "{\n  \"x\": 2\n}"},
+		{name: "new-file", old: "", new: "{\n  \"mcpServers\": {}\n}\n", oldAbs: true},
+		{name: "new-file-no-newline", old: "", new: "{\n  \"mcpServers\": {}\n}", oldAbs: true},
+		{name: "deleted-file", old: "{\n}\n", new: "", newAbs: true},
+		{name: "empty-to-content", old: "", new: "x\n"},
+		{name: "two-hunks", old: long(40, "\n"), new: strings.Replace(strings.Replace(long(40, "\n"), "line 3\n", "three\n", 1), "line 35\n", "", 1)},
+		{name: "merged-hunks", old: long(20, "\n"), new: strings.Replace(strings.Replace(long(20, "\n"), "line 5\n", "five\n", 1), "line 11\n", "eleven\n", 1)},
+		{name: "crlf-long", old: long(30, "\r\n"), new: strings.Replace(long(30, "\r\n"), "line 15\r\n", "line 15\r\nadded\r\n", 1)},
+		{name: "to-empty", old: "a\nb\n", new: ""},
+		{name: "at-start-and-end", old: "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n", new: "A\nb\nc\nd\ne\nf\ng\nh\ni\nJ"},
+	}
+}
+
+func (c diffCase) diff() string {
+	return Diff(File{Name: "cfg/mcp.json", Data: []byte(c.old), Absent: c.oldAbs, Mode: 0o600},
+		File{Name: "cfg/mcp.json", Data: []byte(c.new), Absent: c.newAbs, Mode: 0o600}, Options{})
+}
+
+// TestDiffAppliesWithGit proves the diff is a real unified diff: git apply
+// (and patch, when installed) turn the old file into the new bytes exactly.
+func TestDiffAppliesWithGit(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git is not installed: cannot check that the diff applies")
+	}
+	for _, c := range cases() {
+		t.Run(c.name, func(t *testing.T) {
+			d := c.diff()
+			for _, tool := range []string{"git", "patch"} {
+				dir := t.TempDir()
+				file := filepath.Join(dir, "cfg", "mcp.json")
+				if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if !c.oldAbs {
+					if err := os.WriteFile(file, []byte(c.old), 0o600); err != nil {
+						t.Fatal(err)
+					}
+				}
+				var cmd *exec.Cmd
+				if tool == "git" {
+					cmd = exec.Command(git, "apply", "--whitespace=nowarn", "-")
+				} else {
+					p, err := exec.LookPath("patch")
+					if err != nil {
+						continue
+					}
+					if c.oldAbs || c.newAbs || c.old == "" {
+						continue // patch needs -E and treats empty files differently; git covers these
+					}
+					cmd = exec.Command(p, "-p1", "--quiet", "--no-backup-if-mismatch")
+				}
+				cmd.Dir = dir
+				cmd.Stdin = strings.NewReader(d)
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("%s rejected the diff: %v\n%s\ndiff:\n%s", tool, err, out, d)
+				}
+				got, err := os.ReadFile(file)
+				if c.newAbs {
+					if !os.IsNotExist(err) {
+						t.Fatalf("%s: file should be deleted, err=%v", tool, err)
+					}
+					continue
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got, []byte(c.new)) {
+					t.Fatalf("%s produced %q, want %q\ndiff:\n%s", tool, got, c.new, d)
+				}
+			}
+		})
+	}
+}
+
+func TestDiffGolden(t *testing.T) {
+	got := Diff(File{Name: ".cursor/mcp.json", Data: []byte("{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\"}\n  }\n}")},
+		File{Name: ".cursor/mcp.json", Data: []byte("{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"y\"}\n  }\n}")}, Options{})
+	want := `diff --git a/.cursor/mcp.json b/.cursor/mcp.json
+--- a/.cursor/mcp.json
++++ b/.cursor/mcp.json
+@@ -1,5 +1,5 @@
+ {
+   "mcpServers": {
+-    "a": {"command": "x"}
++    "a": {"command": "y"}
+   }
+ }
+\ No newline at end of file
+`
+	if got != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
+	}
+	newFile := Diff(File{Name: "x.json", Absent: true}, File{Name: "x.json", Data: []byte("{}\n"), Mode: 0o600}, Options{})
+	wantNew := "diff --git a/x.json b/x.json\nnew file mode 100600\n--- /dev/null\n+++ b/x.json\n@@ -0,0 +1 @@\n+{}\n"
+	if newFile != wantNew {
+		t.Fatalf("new file:\n%s\nwant:\n%s", newFile, wantNew)
+	}
+	if d := Diff(File{Name: "x", Data: []byte("a")}, File{Name: "x", Data: []byte("a")}, Options{}); d != "" {
+		t.Fatalf("equal files gave a diff: %q", d)
+	}
+}
+
+func TestDiffMaskKeepsLineEndings(t *testing.T) {
+	d := Diff(File{Name: "f", Data: []byte("k: secret\r\n")}, File{Name: "f", Data: []byte("k: other\r\n")},
+		Options{Mask: func(s string) string { return strings.ToUpper(s) }})
+	if !strings.Contains(d, "-K: SECRET\r\n+K: OTHER\r\n") {
+		t.Fatalf("mask not applied or line ending lost: %q", d)
+	}
+}
+
+// FuzzDiff checks, for any pair of texts, that applying the diff with a
+// strict in-test applier reproduces the new text exactly and that every
+// hunk header counts its lines correctly.
+func FuzzDiff(f *testing.F) {
+	for _, c := range cases() {
+		f.Add(c.old, c.new)
+	}
+	f.Add("a\n", "a")
+	f.Add("\n\n\n", "\n")
+	f.Fuzz(func(t *testing.T, old, new string) {
+		if len(old) > 4096 || len(new) > 4096 {
+			return
+		}
+		d := Diff(File{Name: "f", Data: []byte(old)}, File{Name: "f", Data: []byte(new)}, Options{})
+		if old == new {
+			if d != "" {
+				t.Fatalf("equal texts gave a diff")
+			}
+			return
+		}
+		got, err := apply(old, d)
+		if err != nil {
+			t.Fatalf("diff does not apply: %v\nold=%q new=%q\n%s", err, old, new, d)
+		}
+		if got != new {
+			t.Fatalf("applied to %q, want %q\n%s", got, new, d)
+		}
+	})
+}
+
+// apply is a strict unified-diff applier: context must match exactly and
+// hunk counts must be right.
+func apply(old, diff string) (string, error) {
+	src := splitLines(old)
+	lines := strings.SplitAfter(diff, "\n")
+	var out []string
+	pos := 0 // next unread line of src (0-based)
+	i := 0
+	for i < len(lines) && !strings.HasPrefix(lines[i], "@@") {
+		i++
+	}
+	for i < len(lines) && lines[i] != "" {
+		h := lines[i]
+		var os_, oc, ns, nc int
+		if _, err := parseHunk(h, &os_, &oc, &ns, &nc); err != nil {
+			return "", err
+		}
+		i++
+		start := os_ - 1
+		if oc == 0 {
+			start = os_
+		}
+		if start < pos {
+			return "", fmt.Errorf("hunk %q goes backwards", h)
+		}
+		out = append(out, src[pos:start]...)
+		pos = start
+		var gotOld, gotNew int
+		for i < len(lines) && lines[i] != "" && !strings.HasPrefix(lines[i], "@@") {
+			l := lines[i]
+			i++
+			body := l[1:]
+			if i < len(lines) && strings.HasPrefix(lines[i], `\ No newline at end of file`) {
+				body = strings.TrimSuffix(body, "\n")
+				i++
+			}
+			switch l[0] {
+			case ' ', '-':
+				if pos >= len(src) || src[pos] != body {
+					return "", fmt.Errorf("line %d: context %q does not match %q", pos+1, body, at(src, pos))
+				}
+				pos++
+				gotOld++
+				if l[0] == ' ' {
+					out = append(out, body)
+					gotNew++
+				}
+			case '+':
+				out = append(out, body)
+				gotNew++
+			default:
+				return "", fmt.Errorf("bad line %q", l)
+			}
+		}
+		if gotOld != oc || gotNew != nc {
+			return "", fmt.Errorf("hunk %q counts %d,%d lines, has %d,%d", strings.TrimSpace(h), oc, nc, gotOld, gotNew)
+		}
+	}
+	out = append(out, src[pos:]...)
+	return strings.Join(out, ""), nil
+}
+
+func at(s []string, i int) string {
+	if i < len(s) {
+		return s[i]
+	}
+	return "<end of file>"
+}
+
+func parseHunk(h string, os_, oc, ns, nc *int) (bool, error) {
+	f := strings.Fields(h)
+	if len(f) < 4 || f[0] != "@@" || f[3] != "@@" {
+		return false, fmt.Errorf("bad hunk header %q", h)
+	}
+	parse := func(s string, start, count *int) error {
+		a, b, ok := strings.Cut(s[1:], ",")
+		var err error
+		if *start, err = strconv.Atoi(a); err != nil {
+			return err
+		}
+		*count = 1
+		if ok {
+			*count, err = strconv.Atoi(b)
+		}
+		return err
+	}
+	if err := parse(f[1], os_, oc); err != nil {
+		return false, err
+	}
+	return true, parse(f[2], ns, nc)
+}
