@@ -1,0 +1,5 @@
+//go:build unix
+
+package state
+
+func isUnlockedPlatform() bool { return false }

@@ -1,0 +1,269 @@
+// Package state remembers what mcpsync wrote, so that it can later tell its
+// own entries from the user's.
+//
+// The state lives in $XDG_STATE_HOME/mcpsync/state.json (written atomically,
+// mode 0600) and holds:
+//
+//   - per client file (by absolute path): the SHA-256 of the bytes mcpsync
+//     last wrote, whether mcpsync created the file, and per server map in
+//     the file (a "section": "" for the file's own map, or the project
+//     directory for Claude Code's projects[dir].mcpServers) the managed
+//     entries: each server mcpsync wrote there, with a snapshot of the entry
+//     as the client reads it back and the snapshot's hash. Prune removes only
+//     these; a managed entry whose hash no longer matches was edited by hand.
+//   - per store file and server: the base snapshot, what mcpsync last synced
+//     (exported or imported). Two-way sync merges three ways against it.
+//
+// A process that changes client files or the state takes the advisory lock
+// (Lock) on the state directory first, so two mcpsync runs cannot interleave.
+package state
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/atomicfile"
+)
+
+// FileName is the state file's name inside the state directory.
+const FileName = "state.json"
+
+// Version is the schema version written to state.json. A newer version is
+// refused rather than misread.
+const Version = 1
+
+// State is the whole state file.
+type State struct {
+	Version int `json:"version"`
+	// Files is keyed by the client file's absolute path as its Location
+	// names it (not the symlink target: the user thinks in these paths).
+	Files map[string]*File `json:"files,omitempty"`
+	// Bases is keyed by store path, then server name.
+	Bases map[string]map[string]*Entry `json:"bases,omitempty"`
+
+	path string
+}
+
+// File is what mcpsync knows about one client file.
+type File struct {
+	// SHA256 is the hash of the bytes mcpsync last wrote ("" if it never wrote).
+	SHA256 string `json:"sha256,omitempty"`
+	// Written is when mcpsync last wrote the file.
+	Written time.Time `json:"written,omitzero"`
+	// Created says mcpsync created the file; prune may then remove it once
+	// it holds no server and nothing the user added.
+	Created bool `json:"created,omitempty"`
+	// Sections holds the managed entries per server map in the file.
+	Sections map[string]*Section `json:"sections,omitempty"`
+}
+
+// Section is one server map in a file.
+type Section struct {
+	Managed map[string]*Entry `json:"managed,omitempty"`
+}
+
+// Entry is a snapshot of one server: what mcpsync wrote into a client file
+// (as the client reads it back), or a store server's sync base.
+type Entry struct {
+	// Client is the client id the entry was written for (informational).
+	Client string `json:"client,omitempty"`
+	// Hash is Hash(Server).
+	Hash   string           `json:"hash"`
+	Server canonical.Server `json:"server"`
+	At     time.Time        `json:"at,omitzero"`
+}
+
+// NewEntry snapshots srv.
+func NewEntry(client string, srv canonical.Server, at time.Time) *Entry {
+	snap := Snapshot(srv)
+	return &Entry{Client: client, Hash: Hash(snap), Server: snap, At: at}
+}
+
+// Snapshot returns srv in the form that is stored and hashed: a normalised
+// deep copy without its Origin (where it was read is not part of what it is).
+func Snapshot(srv canonical.Server) canonical.Server {
+	s := srv.Clone()
+	s.Normalize()
+	s.Origin = canonical.Pos{}
+	return s
+}
+
+// Hash returns a stable SHA-256 of the server's definition. Two servers that
+// mean the same thing (canonical.Equal with every client's Extra) hash the same.
+func Hash(srv canonical.Server) string {
+	s := Snapshot(srv)
+	// Extra values are compact JSON from the adapters; re-marshal them so
+	// that spacing differences do not change the hash.
+	for _, keys := range s.Extra {
+		for k, raw := range keys {
+			var v any
+			if json.Unmarshal(raw, &v) == nil {
+				if c, err := json.Marshal(v); err == nil {
+					keys[k] = c
+				}
+			}
+		}
+	}
+	data, err := json.Marshal(s)
+	if err != nil {
+		// A canonical.Server always marshals; a failure here is a bug.
+		panic("state: cannot marshal server: " + err.Error())
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// HashBytes returns the hex SHA-256 of data.
+func HashBytes(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// New returns an empty state that Save writes to dir/state.json.
+func New(dir string) *State {
+	return &State{Version: Version, path: filepath.Join(dir, FileName)}
+}
+
+// Load reads dir/state.json. A missing file is an empty state.
+func Load(dir string) (*State, error) {
+	st := New(dir)
+	data, err := os.ReadFile(st.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return st, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot read mcpsync's state: %w", st.path, err)
+	}
+	if err := json.Unmarshal(data, st); err != nil {
+		return nil, fmt.Errorf("%s: mcpsync's state file is damaged (%v); move it aside to start afresh "+
+			"(mcpsync then no longer knows which entries it wrote, so --prune removes nothing until the next export)", st.path, err)
+	}
+	if st.Version > Version {
+		return nil, fmt.Errorf("%s: written by a newer mcpsync (state version %d, this one reads %d); upgrade mcpsync",
+			st.path, st.Version, Version)
+	}
+	st.Version = Version
+	return st, nil
+}
+
+// Path is where Save writes.
+func (st *State) Path() string { return st.path }
+
+// Save writes the state atomically with mode 0600.
+func (st *State) Save() error {
+	data, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(st.path, append(data, '\n'), 0o600); err != nil {
+		return fmt.Errorf("%s: cannot save mcpsync's state: %w", st.path, err)
+	}
+	return nil
+}
+
+// File returns what is known about path, or nil.
+func (st *State) File(path string) *File { return st.Files[path] }
+
+// EnsureFile returns the record for path, creating an empty one.
+func (st *State) EnsureFile(path string) *File {
+	if st.Files == nil {
+		st.Files = map[string]*File{}
+	}
+	f := st.Files[path]
+	if f == nil {
+		f = &File{}
+		st.Files[path] = f
+	}
+	return f
+}
+
+// RemoveFile forgets path (after mcpsync removed the file).
+func (st *State) RemoveFile(path string) { delete(st.Files, path) }
+
+// Managed returns the managed entries of one server map, or nil. The map
+// must not be modified; use SetManaged and Forget.
+func (st *State) Managed(path, section string) map[string]*Entry {
+	f := st.Files[path]
+	if f == nil || f.Sections[section] == nil {
+		return nil
+	}
+	return f.Sections[section].Managed
+}
+
+// IsManaged reports whether mcpsync wrote the named entry there.
+func (st *State) IsManaged(path, section, name string) bool {
+	_, ok := st.Managed(path, section)[name]
+	return ok
+}
+
+// SetManaged records that mcpsync wrote e as name in the server map.
+func (st *State) SetManaged(path, section, name string, e *Entry) {
+	f := st.EnsureFile(path)
+	if f.Sections == nil {
+		f.Sections = map[string]*Section{}
+	}
+	s := f.Sections[section]
+	if s == nil {
+		s = &Section{}
+		f.Sections[section] = s
+	}
+	if s.Managed == nil {
+		s.Managed = map[string]*Entry{}
+	}
+	s.Managed[name] = e
+}
+
+// Forget drops the managed record of name (the entry was removed, or is no
+// longer mcpsync's).
+func (st *State) Forget(path, section, name string) {
+	f := st.Files[path]
+	if f == nil || f.Sections[section] == nil {
+		return
+	}
+	delete(f.Sections[section].Managed, name)
+	if len(f.Sections[section].Managed) == 0 {
+		delete(f.Sections, section)
+	}
+}
+
+// ManagedNames returns the managed entry names of a server map, sorted.
+func (st *State) ManagedNames(path, section string) []string {
+	m := st.Managed(path, section)
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Base returns the sync base of a store server, or nil.
+func (st *State) Base(storePath, name string) *Entry { return st.Bases[storePath][name] }
+
+// SetBase records what was last synced for a store server.
+func (st *State) SetBase(storePath, name string, e *Entry) {
+	if st.Bases == nil {
+		st.Bases = map[string]map[string]*Entry{}
+	}
+	if st.Bases[storePath] == nil {
+		st.Bases[storePath] = map[string]*Entry{}
+	}
+	st.Bases[storePath][name] = e
+}
+
+// RemoveBase forgets a store server's base (it was removed from the store).
+func (st *State) RemoveBase(storePath, name string) {
+	delete(st.Bases[storePath], name)
+	if len(st.Bases[storePath]) == 0 {
+		delete(st.Bases, storePath)
+	}
+}

@@ -1,0 +1,140 @@
+package state
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpsync/mcpsync/canonical"
+)
+
+func TestLoadMissingIsEmpty(t *testing.T) {
+	st, err := Load(filepath.Join(t.TempDir(), "nope"))
+	if err != nil || len(st.Files) != 0 || st.Version != Version {
+		t.Fatalf("Load of a missing dir = %+v, %v", st, err)
+	}
+}
+
+func TestSaveLoadRoundTrip(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state", "mcpsync")
+	st := New(dir)
+	at := time.Date(2026, 11, 30, 1, 2, 3, 0, time.UTC)
+	srv := canonical.Server{Name: "gh", Transport: canonical.Stdio, Command: "npx", Args: []string{"-y", "x"},
+		Env: map[string]string{"T": "${T}"}, Origin: canonical.Pos{File: "/x", Line: 3}}
+	f := st.EnsureFile("/home/u/.cursor/mcp.json")
+	f.SHA256, f.Written, f.Created = HashBytes([]byte("x")), at, true
+	st.SetManaged("/home/u/.cursor/mcp.json", "", "gh", NewEntry("cursor", srv, at))
+	st.SetManaged("/home/u/.claude.json", "/proj", "gh", NewEntry("claude-code", srv, at))
+	st.SetBase("/home/u/.config/mcpsync/mcpsync.hcl", "gh", NewEntry("", srv, at))
+	if err := st.Save(); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(filepath.Join(dir, FileName))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("state file mode = %v, %v; want 0600", fi.Mode(), err)
+	}
+	back, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back.path, st.path = "", ""
+	if !reflect.DeepEqual(back, st) {
+		a, _ := json.Marshal(st)
+		b, _ := json.Marshal(back)
+		t.Fatalf("round trip differs:\n%s\n%s", a, b)
+	}
+	if !back.IsManaged("/home/u/.claude.json", "/proj", "gh") || back.IsManaged("/home/u/.claude.json", "", "gh") {
+		t.Fatal("sections are not kept apart")
+	}
+	if e := back.Managed("/home/u/.cursor/mcp.json", "")["gh"]; e.Server.Origin != (canonical.Pos{}) {
+		t.Fatalf("snapshot keeps its origin: %+v", e.Server.Origin)
+	}
+	back.Forget("/home/u/.claude.json", "/proj", "gh")
+	if back.File("/home/u/.claude.json").Sections != nil && len(back.File("/home/u/.claude.json").Sections) != 0 {
+		t.Fatal("an empty section is kept after Forget")
+	}
+}
+
+func TestLoadDamagedAndNewer(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, FileName), []byte("{not json"), 0o600)
+	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "damaged") || !strings.Contains(err.Error(), "move it aside") {
+		t.Fatalf("damaged state: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, FileName), []byte(`{"version": 99}`), 0o600)
+	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "newer mcpsync") {
+		t.Fatalf("newer state: %v", err)
+	}
+}
+
+func TestHashIgnoresOriginAndSpacing(t *testing.T) {
+	a := canonical.Server{Name: "a", Command: "x", Env: map[string]string{}, Origin: canonical.Pos{Line: 1}}
+	a.SetExtra("cursor", "envFile", json.RawMessage(`{"a": 1}`))
+	b := canonical.Server{Name: "a", Transport: canonical.Stdio, Command: "x"}
+	b.SetExtra("cursor", "envFile", json.RawMessage(`{"a":1}`))
+	if Hash(a) != Hash(b) {
+		t.Fatal("servers that mean the same thing hash differently")
+	}
+	b.Args = []string{"y"}
+	if Hash(a) == Hash(b) {
+		t.Fatal("different servers hash the same")
+	}
+}
+
+func TestLockExcludesASecondHolder(t *testing.T) {
+	dir := t.TempDir()
+	l, err := Acquire(dir, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Acquire(dir, 100*time.Millisecond); !errors.Is(err, ErrLocked) {
+		if isUnlockedPlatform() {
+			t.Skip("advisory locks are not enforced on this platform")
+		}
+		t.Fatalf("second Acquire = %v, want ErrLocked", err)
+	}
+	if err := l.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	l2, err := Acquire(dir, 0)
+	if err != nil {
+		t.Fatalf("Acquire after Unlock: %v", err)
+	}
+	l2.Unlock()
+	l2.Unlock() // twice is harmless
+}
+
+// FuzzLoad feeds arbitrary bytes as state.json: Load never panics, and a
+// state it accepts saves and loads back to the same value.
+func FuzzLoad(f *testing.F) {
+	f.Add([]byte(`{"version":1,"files":{"/a":{"sha256":"00","created":true,"sections":{"":{"managed":{"x":{"hash":"h","server":{"name":"x","transport":"stdio","command":"c"}}}}}}}}`))
+	f.Add([]byte(`{"version":1,"bases":{"/s.hcl":{"x":{"hash":"h","server":{"name":"x","url":"https://e/mcp","transport":"http"}}}}}`))
+	f.Add([]byte(`{}`))
+	f.Add([]byte(`null`))
+	f.Add([]byte(`{"version":2}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, FileName), data, 0o600)
+		st, err := Load(dir)
+		if err != nil {
+			return
+		}
+		if err := st.Save(); err != nil {
+			t.Fatal(err)
+		}
+		again, err := Load(dir)
+		if err != nil {
+			t.Fatalf("a saved state does not load: %v", err)
+		}
+		a, _ := json.Marshal(st)
+		b, _ := json.Marshal(again)
+		if string(a) != string(b) {
+			t.Fatalf("save/load changed the state:\n%s\n%s", a, b)
+		}
+	})
+}
