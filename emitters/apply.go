@@ -1,0 +1,296 @@
+package emitters
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mcpsync/mcpsync/emitters/state"
+	"github.com/mcpsync/mcpsync/internal/atomicfile"
+)
+
+// BackupDirName is the directory under the state directory that holds the
+// old bytes of every file mcpsync changed, one sub-directory per apply.
+const BackupDirName = "backups"
+
+// ApplyOptions say where state and backups go.
+type ApplyOptions struct {
+	// StateDir is $XDG_STATE_HOME/mcpsync: backups go to StateDir/backups.
+	StateDir string
+	// State is the state the plan was made with; Apply records what it
+	// wrote there and saves it. The caller holds the state lock
+	// (state.Acquire) from loading the state until Apply returns.
+	State *state.State
+	// Now stamps backups and state entries; nil is time.Now.
+	Now func() time.Time
+	// BeforeWrite, when set, runs after the plan was checked against the
+	// disk and before the first write (a seam for tests and for watch,
+	// which must know which paths it is about to touch).
+	BeforeWrite func(paths []string)
+}
+
+// Result says what Apply did.
+type Result struct {
+	Written []string `json:"written,omitempty"`
+	Removed []string `json:"removed,omitempty"`
+	// BackupDir holds the old bytes and a manifest.json; "" when nothing
+	// existed before.
+	BackupDir string `json:"backupDir,omitempty"`
+}
+
+// DriftError means a file changed between planning and writing. Nothing
+// was written.
+type DriftError struct {
+	Paths []string
+}
+
+func (e *DriftError) Error() string {
+	return fmt.Sprintf("%s changed since mcpsync read it (another program wrote it meanwhile); nothing was written; "+
+		"run the command again to plan against the new contents", strings.Join(e.Paths, ", "))
+}
+
+// ErrPlanHasErrors is returned by Apply for a plan with error diagnostics.
+var ErrPlanHasErrors = errors.New("the plan has errors; nothing was written")
+
+// BackupManifest lists what one apply changed, so that a restore can undo it.
+type BackupManifest struct {
+	At    time.Time      `json:"at"`
+	Files []BackupRecord `json:"files"`
+}
+
+// BackupRecord is one changed file. Backup is the file name of the old
+// bytes inside the backup directory; Created means the file did not exist
+// before (restoring removes it).
+type BackupRecord struct {
+	Path      string      `json:"path"`
+	Backup    string      `json:"backup,omitempty"`
+	Created   bool        `json:"created,omitempty"`
+	Mode      fs.FileMode `json:"mode,omitempty"`
+	SHA256    string      `json:"sha256,omitempty"`
+	NewSHA256 string      `json:"newSha256,omitempty"`
+}
+
+// Apply writes exactly the plan, all or nothing:
+//
+//  1. a plan with errors is refused;
+//  2. every file is read again and compared with what was planned; if any
+//     changed (drift), nothing is written and a *DriftError says which;
+//  3. the old bytes of every file are copied to
+//     StateDir/backups/<timestamp>/ with a manifest.json;
+//  4. each file is written atomically (temp file, fsync, rename) through
+//     symlinks, keeping its mode (0600 for new files); a file checked
+//     again right before its write;
+//  5. if a write fails, the files already written by this apply are
+//     restored from the backups and the error says so;
+//  6. the state records the new hashes and managed entries, and is saved.
+func Apply(p *Plan, opts ApplyOptions) (*Result, error) {
+	if p.Diags.HasErrors() {
+		return nil, ErrPlanHasErrors
+	}
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
+	at := now().UTC()
+	changes := p.Changes()
+	var drifted []string
+	for _, fc := range changes {
+		if !fc.unchangedOnDisk() {
+			drifted = append(drifted, fc.Path)
+		}
+	}
+	if len(drifted) > 0 {
+		return nil, &DriftError{Paths: drifted}
+	}
+	res := &Result{}
+	if len(changes) > 0 {
+		manifest, dir, err := backup(changes, opts.StateDir, at)
+		if err != nil {
+			return nil, err
+		}
+		res.BackupDir = dir
+		if opts.BeforeWrite != nil {
+			paths := make([]string, len(changes))
+			for i, fc := range changes {
+				paths[i] = fc.Path
+			}
+			opts.BeforeWrite(paths)
+		}
+		for i, fc := range changes {
+			err := fc.write()
+			if err == nil {
+				if fc.Kind == Delete {
+					res.Removed = append(res.Removed, fc.Path)
+				} else {
+					res.Written = append(res.Written, fc.Path)
+				}
+				continue
+			}
+			return nil, rollback(changes[:i], manifest, dir, err)
+		}
+	}
+	if opts.State != nil {
+		p.record(opts.State, at)
+		if err := opts.State.Save(); err != nil {
+			return res, fmt.Errorf("the files were written, but %w; the next export may not know which entries mcpsync wrote", err)
+		}
+	}
+	return res, nil
+}
+
+// unchangedOnDisk reports whether the file still holds what was planned on.
+func (fc *FileChange) unchangedOnDisk() bool {
+	data, _, err := readCurrent(fc.Path)
+	if err != nil {
+		return false
+	}
+	if fc.Before == nil {
+		return data == nil
+	}
+	return data != nil && state.HashBytes(data) == fc.BeforeHash
+}
+
+func (fc *FileChange) write() error {
+	if !fc.unchangedOnDisk() {
+		return &DriftError{Paths: []string{fc.Path}}
+	}
+	if fc.Kind == Delete {
+		// mcpsync created a plain file; if the user has since replaced it
+		// with a symlink, the link is theirs: empty its target instead.
+		if fi, err := os.Lstat(fc.Path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return atomicfile.WriteFile(fc.Path, []byte{}, NewFileMode)
+		}
+		return os.Remove(fc.Path)
+	}
+	return atomicfile.WriteFile(fc.Path, fc.After, NewFileMode)
+}
+
+// backup copies the old bytes of every changed file into a new timestamped
+// directory under stateDir/backups, with a manifest.
+func backup(changes []*FileChange, stateDir string, at time.Time) (BackupManifest, string, error) {
+	m := BackupManifest{At: at}
+	base := filepath.Join(stateDir, BackupDirName)
+	stamp := at.Format("20060102T150405.000000000Z")
+	dir := filepath.Join(base, stamp)
+	for n := 2; ; n++ {
+		if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		dir = filepath.Join(base, fmt.Sprintf("%s-%d", stamp, n))
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return m, "", fmt.Errorf("%s: cannot create the backup directory: %w; nothing was written", dir, err)
+	}
+	for _, fc := range changes {
+		rec := BackupRecord{Path: fc.Path, Created: fc.Before == nil, Mode: fc.Mode, SHA256: fc.BeforeHash}
+		if fc.After != nil {
+			rec.NewSHA256 = state.HashBytes(fc.After)
+		}
+		if fc.Before != nil {
+			rec.Backup = EscapePath(fc.Path)
+			if err := atomicfile.WriteFile(filepath.Join(dir, rec.Backup), fc.Before, 0o600); err != nil {
+				return m, "", fmt.Errorf("cannot back up %s: %w; nothing was written", fc.Path, err)
+			}
+		}
+		m.Files = append(m.Files, rec)
+	}
+	data, _ := json.MarshalIndent(m, "", "  ")
+	if err := atomicfile.WriteFile(filepath.Join(dir, "manifest.json"), append(data, '\n'), 0o600); err != nil {
+		return m, "", fmt.Errorf("cannot write the backup manifest: %w; nothing was written", err)
+	}
+	return m, dir, nil
+}
+
+// EscapePath turns an absolute path into one file name: every byte other
+// than letters, digits, '.', '_' and '-' becomes %XX, so
+// /home/u/.cursor/mcp.json is %2Fhome%2Fu%2F.cursor%2Fmcp.json.
+func EscapePath(path string) string {
+	var b strings.Builder
+	for i := 0; i < len(path); i++ {
+		c := path[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-' {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
+}
+
+// rollback restores the files of this apply that were already written and
+// returns an error that says what failed and what was restored.
+func rollback(done []*FileChange, m BackupManifest, dir string, cause error) error {
+	var failed []string
+	for i := len(done) - 1; i >= 0; i-- {
+		fc := done[i]
+		var err error
+		if fc.Before == nil {
+			err = os.Remove(fc.Path)
+		} else {
+			err = atomicfile.WriteFile(fc.Path, fc.Before, fc.Mode)
+		}
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			failed = append(failed, fmt.Sprintf("%s (%v)", fc.Path, err))
+		}
+	}
+	msg := fmt.Sprintf("writing failed: %v", cause)
+	if len(done) > 0 {
+		if len(failed) == 0 {
+			msg += fmt.Sprintf("; the %d file(s) already written were restored, so nothing changed", len(done))
+		} else {
+			msg += fmt.Sprintf("; could not restore %s: the old bytes are in %s (see manifest.json there)",
+				strings.Join(failed, ", "), dir)
+		}
+	} else {
+		msg += "; nothing was written"
+	}
+	var drift *DriftError
+	if errors.As(cause, &drift) {
+		return &DriftError{Paths: drift.Paths}
+	}
+	return errors.New(msg)
+}
+
+// record writes the plan's outcome into the state: hashes of the new
+// bytes, files mcpsync created, managed entries, sync bases.
+func (p *Plan) record(st *state.State, at time.Time) {
+	for _, fc := range p.Files {
+		if fc.Kind == Delete {
+			st.RemoveFile(fc.Path)
+			continue
+		}
+		for _, tp := range fc.Targets {
+			section := SectionKey(tp.Target.Location)
+			for _, name := range tp.forget {
+				st.Forget(fc.Path, section, name)
+			}
+			for name, e := range tp.manage {
+				e.At = at
+				st.SetManaged(fc.Path, section, name, e)
+			}
+		}
+		if fc.Changed() {
+			f := st.EnsureFile(fc.Path)
+			f.SHA256, f.Written = state.HashBytes(fc.After), at
+			if fc.Before == nil {
+				f.Created = true
+			}
+		}
+		if f := st.File(fc.Path); f != nil && len(f.Sections) == 0 && f.SHA256 == "" {
+			st.RemoveFile(fc.Path)
+		}
+	}
+	if p.storePath != "" {
+		for _, srv := range p.bases {
+			st.SetBase(p.storePath, srv.Name, state.NewEntry("", srv, at))
+		}
+		for _, name := range p.forgetBases {
+			st.RemoveBase(p.storePath, name)
+		}
+	}
+}

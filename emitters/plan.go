@@ -1,0 +1,545 @@
+// Package emitters is the only code that writes client files. It plans
+// first, then prints the plan (a git-style diff) or applies exactly that
+// plan.
+//
+// # Plan
+//
+// For every target file: read the current bytes (nil when absent), decode
+// each client section, decide the desired servers, and let the adapter edit
+// the bytes (Adapter.Encode). Equal bytes mean no change. Every error in
+// any target (a file that does not parse, an encode error) fails the whole
+// plan, so nothing is written unless everything can be.
+//
+// # Export rules
+//
+// For each target, desired = what the file holds now, plus every store
+// server the store's client rules allow, with these rules for a name that
+// is already in the file with a different definition:
+//
+//   - an entry mcpsync wrote (recorded in state) and that nobody edited
+//     since is replaced by the store's definition;
+//   - an entry mcpsync did not write (the user's own, or another tool's), or
+//     one mcpsync wrote but the user edited since, is left alone with a
+//     warning, because a hand-written entry must never be silently
+//     overwritten; Force replaces it;
+//   - a replaced entry keeps the client-specific keys the user added
+//     (Server.Extra) unless the store says otherwise.
+//
+// With Prune, entries mcpsync wrote that the store no longer has (or no
+// longer allows for that client) are removed, unless they were edited by
+// hand since (a warning; Force removes them). A file mcpsync created is
+// removed when it ends up holding nothing but what mcpsync would write for
+// an empty file. Entries mcpsync did not write are never pruned.
+//
+// # Apply
+//
+// See Apply: drift check, backups, atomic writes, rollback, state.
+package emitters
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/emitters/state"
+	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/internal/atomicfile"
+)
+
+// NewFileMode is the mode of a client file mcpsync creates: such files may
+// reference secrets, so only the user reads them.
+const NewFileMode fs.FileMode = 0o600
+
+// A Target is one client section to write: an adapter and one of its
+// locations.
+type Target struct {
+	Adapter  formats.Adapter
+	Location formats.Location
+}
+
+// SectionKey names the server map of loc inside its file, as the state
+// records it: "" for the file's own map, or the project directory for
+// Claude Code's projects[dir].mcpServers. Clients that share a file and a
+// map (Claude Code's and Copilot's .mcp.json) share managed entries, since
+// they are the same entries.
+func SectionKey(loc formats.Location) string { return loc.Project }
+
+// ChangeKind is what happens to a file.
+type ChangeKind string
+
+const (
+	Unchanged ChangeKind = "unchanged"
+	Create    ChangeKind = "create"
+	Modify    ChangeKind = "modify"
+	Delete    ChangeKind = "delete"
+)
+
+// Action is what happens to one server entry in one target.
+type Action string
+
+const (
+	Add    Action = "add"
+	Update Action = "update"
+	Remove Action = "remove"
+	Keep   Action = "unchanged"
+	// Skip means the entry was left alone (a conflict, or the client cannot
+	// express it); a warning says why.
+	Skip Action = "skip"
+)
+
+// EntryChange is the fate of one server in one target.
+type EntryChange struct {
+	Name   string `json:"name"`
+	Action Action `json:"action"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// TargetPlan is the plan for one client section of a file.
+type TargetPlan struct {
+	Target  Target          `json:"-"`
+	Client  string          `json:"client"`
+	Scope   canonical.Scope `json:"scope"`
+	Project string          `json:"project,omitempty"`
+	// Current is what the section held when planned; Desired is what it is
+	// asked to hold; After is what the new bytes decode to.
+	Current canonical.Set `json:"-"`
+	Desired canonical.Set `json:"-"`
+	After   canonical.Set `json:"-"`
+	Entries []EntryChange `json:"entries,omitempty"`
+
+	// State changes to record when the plan is applied.
+	manage map[string]*state.Entry
+	forget []string
+}
+
+// FileChange is the plan for one file: its bytes before and after.
+type FileChange struct {
+	// Path is the file as the client location names it; RealPath is where
+	// the bytes live (through symlinks).
+	Path     string     `json:"path"`
+	RealPath string     `json:"realPath,omitempty"`
+	Kind     ChangeKind `json:"change"`
+	// Before is nil when the file does not exist; After is nil when it is
+	// to be deleted.
+	Before     []byte        `json:"-"`
+	After      []byte        `json:"-"`
+	BeforeHash string        `json:"-"`
+	Mode       fs.FileMode   `json:"-"`
+	Targets    []*TargetPlan `json:"targets"`
+	// Diags are this file's problems (also in Plan.Diags).
+	Diags canonical.Diagnostics `json:"diagnostics,omitempty"`
+}
+
+// Changed reports whether applying writes or removes the file.
+func (f *FileChange) Changed() bool { return f.Kind != Unchanged }
+
+// Plan is the whole set of file changes. Apply writes exactly this.
+type Plan struct {
+	Files []*FileChange         `json:"files"`
+	Diags canonical.Diagnostics `json:"diagnostics,omitempty"`
+
+	storePath   string
+	bases       []canonical.Server
+	forgetBases []string
+}
+
+// Changes returns the files that would be written or removed.
+func (p *Plan) Changes() []*FileChange {
+	var out []*FileChange
+	for _, f := range p.Files {
+		if f.Changed() {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Err returns the plan's errors, if any; a plan with errors cannot be applied.
+func (p *Plan) Err() error { return p.Diags.Err() }
+
+// ExportOptions say what an export plan writes.
+type ExportOptions struct {
+	// Servers are the store's servers, in store order.
+	Servers canonical.Set
+	// Allows says whether the store lets a server go to a client (store
+	// client rules); nil allows everything.
+	Allows func(client, server string) bool
+	// State tells which entries mcpsync wrote before; nil is an empty state.
+	State *state.State
+	// StorePath is recorded with the sync bases.
+	StorePath string
+	Prune     bool
+	// Force replaces (and with Prune removes) entries mcpsync does not own
+	// or that were edited by hand since mcpsync wrote them.
+	Force  bool
+	Encode formats.EncodeOptions
+}
+
+// PlanExport plans writing the store's servers into every target. Targets
+// that share a file are planned one after the other on the same bytes.
+func PlanExport(targets []Target, opts ExportOptions) *Plan {
+	if opts.State == nil {
+		opts.State = state.New("")
+	}
+	if opts.Allows == nil {
+		opts.Allows = func(string, string) bool { return true }
+	}
+	p := &Plan{storePath: opts.StorePath}
+	exported := map[string]bool{}
+	pruned := map[string]bool{}
+	for _, group := range groupByFile(targets) {
+		fc := readFile(group)
+		p.Files = append(p.Files, fc)
+		if fc.Diags.HasErrors() {
+			p.Diags = append(p.Diags, fc.Diags...)
+			continue
+		}
+		planFileExport(fc, group, opts, exported, pruned)
+		p.Diags = append(p.Diags, fc.Diags...)
+	}
+	for _, srv := range opts.Servers.Servers {
+		if exported[srv.Name] {
+			p.bases = append(p.bases, srv)
+		}
+	}
+	for name := range pruned {
+		if opts.Servers.Index(name) < 0 {
+			p.forgetBases = append(p.forgetBases, name)
+		}
+	}
+	return p
+}
+
+// groupByFile groups targets by the real file they write, keeping the
+// order of first appearance, so that two locations in one file (Claude
+// Code's user and local scopes in ~/.claude.json) are edited in sequence.
+func groupByFile(targets []Target) [][]Target {
+	var order []string
+	groups := map[string][]Target{}
+	for _, t := range targets {
+		key := filepath.Clean(t.Location.Path)
+		if real, err := atomicfile.Resolve(key); err == nil {
+			key = real
+		}
+		if _, ok := groups[key]; !ok {
+			order = append(order, key)
+		}
+		groups[key] = append(groups[key], t)
+	}
+	out := make([][]Target, len(order))
+	for i, k := range order {
+		out[i] = groups[k]
+	}
+	return out
+}
+
+// readFile reads the group's file: bytes, mode and hash. A missing file is
+// nil bytes and no error.
+func readFile(group []Target) *FileChange {
+	path := group[0].Location.Path
+	fc := &FileChange{Path: path, Kind: Unchanged, Mode: NewFileMode}
+	if real, err := atomicfile.Resolve(path); err == nil && real != path {
+		fc.RealPath = real
+	}
+	for _, t := range group {
+		if t.Location.ReadOnly {
+			d := canonical.Errorf("%s is read-only for mcpsync", t.Location)
+			d.Detail = t.Location.Note
+			fc.Diags = append(fc.Diags, d.At(canonical.Pos{File: path}))
+		}
+	}
+	data, mode, err := readCurrent(path)
+	if err != nil {
+		d := canonical.Errorf("cannot read %s: %v", path, unwrapPath(err))
+		d.Detail = "fix the file's permissions or remove it from the targets; nothing was written"
+		fc.Diags = append(fc.Diags, d.At(canonical.Pos{File: path}))
+		return fc
+	}
+	fc.Before, fc.After = data, data
+	if data != nil {
+		fc.Mode = mode
+		fc.BeforeHash = state.HashBytes(data)
+	}
+	return fc
+}
+
+// readCurrent returns the file's bytes (nil when it does not exist) and mode.
+func readCurrent(path string) ([]byte, fs.FileMode, error) {
+	fi, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, 0, nil
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, 0, fmt.Errorf("not a regular file (%s)", fi.Mode().Type())
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	if data == nil {
+		data = []byte{} // present but empty: not the same as absent
+	}
+	return data, fi.Mode().Perm(), nil
+}
+
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// planFileExport plans every target of one file on the chained bytes.
+func planFileExport(fc *FileChange, group []Target, opts ExportOptions, exported, pruned map[string]bool) {
+	cur := fc.Before
+	writtenHere := map[string]map[string]bool{} // section → names written by an earlier target
+	for _, t := range group {
+		tp := &TargetPlan{Target: t, Client: t.Adapter.ID(), Scope: t.Location.Scope, Project: t.Location.Project}
+		fc.Targets = append(fc.Targets, tp)
+		section := SectionKey(t.Location)
+		if writtenHere[section] == nil {
+			writtenHere[section] = map[string]bool{}
+		}
+		next, ok := planTargetExport(fc, tp, cur, opts, writtenHere[section], exported, pruned)
+		if !ok {
+			return
+		}
+		cur = next
+	}
+	fc.After = cur
+	switch {
+	case fc.Before == nil && removedAllOrNone(fc.Targets):
+		fc.After = nil // nothing to write: a file holding no server is not created
+	case fc.Before == nil && cur != nil:
+		fc.Kind = Create
+	case !bytes.Equal(fc.Before, cur):
+		fc.Kind = Modify
+	}
+	// A file mcpsync created that now holds only what mcpsync writes for
+	// an empty file goes away: connect then disconnect leaves no residue.
+	if opts.Prune && fc.Before != nil && removedAllOrNone(fc.Targets) {
+		if f := opts.State.File(fc.Path); f != nil && f.Created && isEmptyShape(group, cur, opts.Encode) {
+			fc.Kind, fc.After = Delete, nil
+		}
+	}
+}
+
+// isEmptyShape reports whether data is exactly what the targets' adapters
+// write for a new file holding no server (or only white space).
+func isEmptyShape(group []Target, data []byte, opts formats.EncodeOptions) bool {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return true
+	}
+	var empty []byte
+	for _, t := range group {
+		out, ds := t.Adapter.Encode(t.Location, empty, canonical.Set{}, opts)
+		if ds.HasErrors() {
+			return false
+		}
+		empty = out
+	}
+	return bytes.Equal(empty, data)
+}
+
+// planTargetExport decides one target's desired servers and encodes them
+// onto data. It returns the new bytes, or false when the target failed (its
+// diagnostics are on fc).
+func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOptions,
+	writtenHere, exported, pruned map[string]bool) ([]byte, bool) {
+	t := tp.Target
+	client, loc := tp.Client, t.Location
+	current, ds := t.Adapter.Decode(loc, data)
+	fc.Diags = append(fc.Diags, ds.WithFile(loc.Path)...)
+	if ds.HasErrors() {
+		return nil, false
+	}
+	tp.Current = current
+	desired := current.Clone()
+	section := SectionKey(loc)
+	managed := opts.State.Managed(fc.Path, section)
+	var adds, updates []string
+	warn := func(srv canonical.Server, summary, detail string) {
+		d := canonical.Warnf("%s", summary)
+		d.Detail, d.Server = detail, srv.Name
+		pos := srv.Origin
+		if pos.File == "" {
+			pos.File = loc.Path
+		}
+		fc.Diags = append(fc.Diags, d.At(pos))
+	}
+	for _, storeSrv := range opts.Servers.Servers {
+		if !opts.Allows(client, storeSrv.Name) {
+			continue
+		}
+		want := storeSrv.Clone()
+		want.Origin = canonical.Pos{}
+		have, exists := current.Get(want.Name)
+		if !exists {
+			desired.Put(want)
+			adds = append(adds, want.Name)
+			exported[want.Name] = true
+			continue
+		}
+		if sameDefinition(have, want, client) || sameDefinition(have, clientView(t, want, opts.Encode), client) {
+			tp.Entries = append(tp.Entries, EntryChange{Name: want.Name, Action: Keep})
+			exported[want.Name] = true
+			if m := managed[want.Name]; m != nil {
+				tp.manageSnapshot(want.Name, client, have)
+			}
+			continue
+		}
+		rec := managed[want.Name]
+		owned := rec != nil && rec.Hash == state.Hash(have)
+		switch {
+		case owned || writtenHere[want.Name] || opts.Force:
+			if want.Extra[client] == nil && have.Extra[client] != nil {
+				if want.Extra == nil {
+					want.Extra = map[string]map[string]json.RawMessage{}
+				}
+				want.Extra[client] = maps.Clone(have.Extra[client])
+			}
+			desired.Put(want)
+			updates = append(updates, want.Name)
+			exported[want.Name] = true
+		case rec != nil:
+			tp.Entries = append(tp.Entries, EntryChange{Name: want.Name, Action: Skip, Reason: "edited by hand since mcpsync wrote it"})
+			warn(have, fmt.Sprintf("changed in %s since mcpsync wrote it; left alone", loc.Path),
+				"the store's definition differs from the edited entry; run with --force to overwrite the edit, "+
+					"or 'mcpsync import --from "+client+" --prefer client' to take the edit into the store")
+		default:
+			tp.Entries = append(tp.Entries, EntryChange{Name: want.Name, Action: Skip, Reason: "not written by mcpsync and differs from the store"})
+			warn(have, fmt.Sprintf("%s already has its own %q that differs from the store; left alone", client, want.Name),
+				"mcpsync never overwrites an entry it did not write; run with --force to replace it with the store's definition, "+
+					"or 'mcpsync import --from "+client+"' to compare and take it into the store")
+		}
+	}
+	var removes []string
+	if opts.Prune {
+		for _, name := range opts.State.ManagedNames(fc.Path, section) {
+			if opts.Servers.Index(name) >= 0 && opts.Allows(client, name) {
+				continue
+			}
+			have, exists := current.Get(name)
+			if !exists {
+				tp.forget = append(tp.forget, name)
+				continue
+			}
+			if managed[name].Hash != state.Hash(have) && !opts.Force {
+				tp.Entries = append(tp.Entries, EntryChange{Name: name, Action: Skip, Reason: "edited by hand since mcpsync wrote it"})
+				warn(have, fmt.Sprintf("not pruned: changed in %s since mcpsync wrote it", loc.Path),
+					"run with --force to remove it anyway, or remove it by hand")
+				continue
+			}
+			desired.Remove(name)
+			removes = append(removes, name)
+			pruned[name] = true
+		}
+	}
+	tp.Desired = desired
+	out, eds := t.Adapter.Encode(loc, data, desired, opts.Encode)
+	fc.Diags = append(fc.Diags, eds.WithFile(loc.Path)...)
+	if eds.HasErrors() {
+		return nil, false
+	}
+	after, ads := t.Adapter.Decode(loc, out)
+	if ads.HasErrors() {
+		d := canonical.Errorf("the %s adapter produced a file it cannot read back", client)
+		d.Detail = "this is a bug in mcpsync; nothing was written. First problem: " + ads.Errors()[0].Error()
+		fc.Diags = append(fc.Diags, d.At(canonical.Pos{File: loc.Path}))
+		return nil, false
+	}
+	tp.After = after
+	for _, name := range adds {
+		tp.recordWritten(name, client, after, Add)
+		writtenHere[name] = true
+	}
+	for _, name := range updates {
+		action := Update
+		if before, _ := current.Get(name); sameBytesOfMeaning(before, after, name) {
+			action = Keep // the client cannot express the difference; the file stays as it is
+		}
+		tp.recordWritten(name, client, after, action)
+		writtenHere[name] = true
+	}
+	for _, name := range removes {
+		if after.Index(name) < 0 {
+			tp.Entries = append(tp.Entries, EntryChange{Name: name, Action: Remove})
+			tp.forget = append(tp.forget, name)
+		}
+	}
+	return out, true
+}
+
+// recordWritten notes a server mcpsync wrote, as the client reads it back.
+// A server the adapter left out (a transport the client cannot use) is a
+// skip; the adapter's warning says why.
+func (tp *TargetPlan) recordWritten(name, client string, after canonical.Set, action Action) {
+	srv, ok := after.Get(name)
+	if !ok {
+		tp.Entries = append(tp.Entries, EntryChange{Name: name, Action: Skip, Reason: "the client cannot express it"})
+		return
+	}
+	tp.Entries = append(tp.Entries, EntryChange{Name: name, Action: action})
+	tp.manageSnapshot(name, client, srv)
+}
+
+func (tp *TargetPlan) manageSnapshot(name, client string, srv canonical.Server) {
+	if tp.manage == nil {
+		tp.manage = map[string]*state.Entry{}
+	}
+	tp.manage[name] = state.NewEntry(client, srv, time.Time{}) // Apply stamps the time
+}
+
+func sameBytesOfMeaning(before canonical.Server, after canonical.Set, name string) bool {
+	srv, ok := after.Get(name)
+	return ok && state.Hash(before) == state.Hash(srv)
+}
+
+// clientView returns srv as the client would read it back after writing:
+// encoded alone into a new file and decoded again. Comparing that with the
+// file's entry ignores what the client cannot express (a cwd for Claude
+// Code, a default in a placeholder for Qwen), which is not a real difference.
+func clientView(t Target, srv canonical.Server, opts formats.EncodeOptions) canonical.Server {
+	data, ds := t.Adapter.Encode(t.Location, nil, canonical.Set{Servers: []canonical.Server{srv}}, opts)
+	if ds.HasErrors() {
+		return srv
+	}
+	back, ds := t.Adapter.Decode(t.Location, data)
+	if ds.HasErrors() {
+		return srv
+	}
+	if got, ok := back.Get(srv.Name); ok {
+		return got
+	}
+	return srv
+}
+
+// sameDefinition reports whether the file's entry already says what the
+// store says. Client-specific keys count only when the store sets them.
+func sameDefinition(have, want canonical.Server, client string) bool {
+	if want.Extra[client] != nil {
+		return canonical.Equal(have, want, client)
+	}
+	return canonical.Equal(have, want)
+}
+
+// removedAllOrNone reports whether no target holds a server after the plan.
+func removedAllOrNone(tps []*TargetPlan) bool {
+	for _, tp := range tps {
+		if tp.After.Len() > 0 {
+			return false
+		}
+	}
+	return true
+}
