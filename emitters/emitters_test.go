@@ -368,16 +368,16 @@ func TestAllowsFiltersPerClient(t *testing.T) {
 
 func TestMaskSecrets(t *testing.T) {
 	for in, want := range map[string]string{
-		`+      "API_KEY": "sk-live-123456",`:             `+      "API_KEY": "sk-***",`,
-		`  "Authorization": "Bearer abcdefghijk"`:        `  "Authorization": "Bearer abc***"`,
-		`  "Authorization": "Bearer ${TOKEN}"`:           `  "Authorization": "Bearer ${TOKEN}"`,
-		`  "GITHUB_TOKEN": "${env:GITHUB_TOKEN}"`:        `  "GITHUB_TOKEN": "${env:GITHUB_TOKEN}"`,
-		`password = "hunter2hunter2"`:                   `password = "hun***"`,
-		`bearer_token_env_var = "MY_TOKEN"`:             `bearer_token_env_var = "MY_TOKEN"`,
-		`  "command": "npx",`:                            `  "command": "npx",`,
-		`  "x-api-key": "short"`:                         `  "x-api-key": "***"`,
-		`  "OTHER": "value", "SECRET": "abcdefghij"`:     `  "OTHER": "value", "SECRET": "abc***"`,
-		`  "token": "{env:T}"`:                           `  "token": "{env:T}"`,
+		`+      "API_KEY": "sk-live-123456",`:        `+      "API_KEY": "sk-***",`,
+		`  "Authorization": "Bearer abcdefghijk"`:    `  "Authorization": "Bearer abc***"`,
+		`  "Authorization": "Bearer ${TOKEN}"`:       `  "Authorization": "Bearer ${TOKEN}"`,
+		`  "GITHUB_TOKEN": "${env:GITHUB_TOKEN}"`:    `  "GITHUB_TOKEN": "${env:GITHUB_TOKEN}"`,
+		`password = "hunter2hunter2"`:                `password = "hun***"`,
+		`bearer_token_env_var = "MY_TOKEN"`:          `bearer_token_env_var = "MY_TOKEN"`,
+		`  "command": "npx",`:                        `  "command": "npx",`,
+		`  "x-api-key": "short"`:                     `  "x-api-key": "***"`,
+		`  "OTHER": "value", "SECRET": "abcdefghij"`: `  "OTHER": "value", "SECRET": "abc***"`,
+		`  "token": "{env:T}"`:                       `  "token": "{env:T}"`,
 	} {
 		if got := MaskSecrets(in); got != want {
 			t.Errorf("MaskSecrets(%s) = %s, want %s", in, got, want)
