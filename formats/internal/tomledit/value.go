@@ -1,0 +1,350 @@
+package tomledit
+
+import (
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// A Table is a TOML table whose key order matters when it is written anew.
+// Values are string, int64, float64, bool, time.Time, []any and Table;
+// map[string]any and the other Go integer and float types are accepted and
+// normalised.
+type Table []Field
+
+// A Field is one key of a Table.
+type Field struct {
+	Key   string
+	Value any
+}
+
+// Get returns the value of key.
+func (t Table) Get(key string) (any, bool) {
+	for _, f := range t {
+		if f.Key == key {
+			return f.Value, true
+		}
+	}
+	return nil, false
+}
+
+// Set replaces the value of key, or appends it.
+func (t *Table) Set(key string, v any) {
+	for i := range *t {
+		if (*t)[i].Key == key {
+			(*t)[i].Value = v
+			return
+		}
+	}
+	*t = append(*t, Field{key, v})
+}
+
+// Delete removes key.
+func (t *Table) Delete(key string) {
+	*t = slices.DeleteFunc(*t, func(f Field) bool { return f.Key == key })
+}
+
+// Keys returns the keys in order.
+func (t Table) Keys() []string {
+	out := make([]string, len(t))
+	for i, f := range t {
+		out[i] = f.Key
+	}
+	return out
+}
+
+// Map returns the table as the generic value a decoder would produce.
+func (t Table) Map() map[string]any {
+	m := make(map[string]any, len(t))
+	for _, f := range t {
+		m[f.Key] = Normalize(f.Value)
+	}
+	return m
+}
+
+// TableFromMap turns a decoded map into a Table, keys in the given order
+// first (those present), then the rest sorted.
+func TableFromMap(m map[string]any, order []string) Table {
+	t := make(Table, 0, len(m))
+	seen := make(map[string]bool, len(m))
+	for _, k := range order {
+		if v, ok := m[k]; ok && !seen[k] {
+			seen[k] = true
+			t = append(t, Field{k, v})
+		}
+	}
+	rest := make([]string, 0, len(m))
+	for k := range m {
+		if !seen[k] {
+			rest = append(rest, k)
+		}
+	}
+	slices.Sort(rest)
+	for _, k := range rest {
+		t = append(t, Field{k, m[k]})
+	}
+	return t
+}
+
+// Normalize returns v in the generic form BurntSushi/toml decodes into:
+// map[string]any, []any, int64, float64, string, bool, time.Time.
+func Normalize(v any) any {
+	switch x := v.(type) {
+	case Table:
+		return x.Map()
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = Normalize(e)
+		}
+		return m
+	case []map[string]any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = Normalize(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = Normalize(e)
+		}
+		return out
+	case []string:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = e
+		}
+		return out
+	case int:
+		return int64(x)
+	case int8:
+		return int64(x)
+	case int16:
+		return int64(x)
+	case int32:
+		return int64(x)
+	case uint8:
+		return int64(x)
+	case uint16:
+		return int64(x)
+	case uint32:
+		return int64(x)
+	case float32:
+		return float64(x)
+	}
+	return v
+}
+
+// Equal reports whether two values mean the same to a TOML reader. An
+// integer equals a float of the same value (Codex reads 20 and 20.0 alike,
+// and JSON, which carries unknown keys between clients, cannot tell them
+// apart), and a date-time equals its own TOML spelling as a string.
+func Equal(a, b any) bool {
+	a, b = Normalize(a), Normalize(b)
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, xv := range x {
+			yv, ok := y[k]
+			if !ok || !Equal(xv, yv) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !Equal(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case int64:
+		switch y := b.(type) {
+		case int64:
+			return x == y
+		case float64:
+			return float64(x) == y
+		}
+		return false
+	case float64:
+		switch y := b.(type) {
+		case float64:
+			return x == y || (math.IsNaN(x) && math.IsNaN(y))
+		case int64:
+			return x == float64(y)
+		}
+		return false
+	case time.Time:
+		switch y := b.(type) {
+		case time.Time:
+			return x.Equal(y) && x.Location().String() == y.Location().String()
+		case string:
+			return formatTime(x) == y
+		}
+		return false
+	case string:
+		if y, ok := b.(time.Time); ok {
+			return formatTime(y) == x
+		}
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+// formatTime spells a decoded date-time as TOML does, keeping the local
+// date, local time and local date-time kinds apart.
+func formatTime(t time.Time) string {
+	// BurntSushi/toml marks the local kinds by zone name (its
+	// internal.LocalDate and friends are not exported).
+	switch t.Location().String() {
+	case "date-local":
+		return t.Format("2006-01-02")
+	case "time-local":
+		return t.Format("15:04:05.999999999")
+	case "datetime-local":
+		return t.Format("2006-01-02T15:04:05.999999999")
+	}
+	return t.Format(time.RFC3339Nano)
+}
+
+// RenderKey spells one key part: bare when it may be, quoted otherwise.
+func RenderKey(k string) string {
+	if k != "" && strings.Trim(k, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-") == "" {
+		return k
+	}
+	return renderString(k)
+}
+
+// RenderPath spells a dotted key.
+func RenderPath(path []string) string {
+	parts := make([]string, len(path))
+	for i, p := range path {
+		parts[i] = RenderKey(p)
+	}
+	return strings.Join(parts, ".")
+}
+
+// RenderValue spells v on one line: strings as basic strings, tables as
+// inline tables, arrays inline.
+func RenderValue(v any) string {
+	var b strings.Builder
+	renderValue(&b, v)
+	return b.String()
+}
+
+func renderValue(b *strings.Builder, v any) {
+	switch x := v.(type) {
+	case Table:
+		if len(x) == 0 {
+			b.WriteString("{}")
+			return
+		}
+		b.WriteString("{ ")
+		for i, f := range x {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(RenderKey(f.Key))
+			b.WriteString(" = ")
+			renderValue(b, f.Value)
+		}
+		b.WriteString(" }")
+	case map[string]any:
+		renderValue(b, TableFromMap(x, nil))
+	case []map[string]any, []string:
+		renderValue(b, Normalize(x))
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			renderValue(b, e)
+		}
+		b.WriteByte(']')
+	case string:
+		b.WriteString(renderString(x))
+	case bool:
+		b.WriteString(strconv.FormatBool(x))
+	case int64:
+		b.WriteString(strconv.FormatInt(x, 10))
+	case float64:
+		b.WriteString(renderFloat(x))
+	case time.Time:
+		b.WriteString(formatTime(x))
+	default:
+		n := Normalize(v)
+		if reflect.TypeOf(n) == reflect.TypeOf(v) {
+			// Not a TOML value; a string keeps the output valid and the
+			// verification after the edit reports the mismatch.
+			b.WriteString(renderString(reflect.ValueOf(v).String()))
+			return
+		}
+		renderValue(b, n)
+	}
+}
+
+func renderFloat(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "nan"
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	}
+	s := strconv.FormatFloat(f, 'g', -1, 64)
+	if !strings.ContainsAny(s, ".eEn") {
+		s += ".0"
+	}
+	return s
+}
+
+// renderString writes a TOML basic string. Control characters are escaped;
+// an invalid UTF-8 byte becomes U+FFFD, which the verification after the
+// edit then reports as a difference.
+func renderString(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('"')
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch {
+		case r == '"':
+			b.WriteString(`\"`)
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\b':
+			b.WriteString(`\b`)
+		case r == '\f':
+			b.WriteString(`\f`)
+		case r < 0x20 || r == 0x7f:
+			b.WriteString(`\u`)
+			h := strconv.FormatInt(int64(r), 16)
+			b.WriteString(strings.Repeat("0", 4-len(h)))
+			b.WriteString(strings.ToUpper(h))
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
