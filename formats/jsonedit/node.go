@@ -1,0 +1,234 @@
+package jsonedit
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/tailscale/hujson"
+)
+
+// Kind is the type of a JSON value.
+type Kind byte
+
+// The kinds of JSON values.
+const (
+	KindInvalid Kind = 0
+	KindNull    Kind = 'n'
+	KindBool    Kind = 'b'
+	KindNumber  Kind = '0'
+	KindString  Kind = '"'
+	KindObject  Kind = '{'
+	KindArray   Kind = '['
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindNull:
+		return "null"
+	case KindBool:
+		return "boolean"
+	case KindNumber:
+		return "number"
+	case KindString:
+		return "string"
+	case KindObject:
+		return "object"
+	case KindArray:
+		return "array"
+	}
+	return "nothing"
+}
+
+// A Node is one value of a parsed document. The zero Node is not Valid and
+// answers every question with a zero value.
+type Node struct {
+	d *Doc
+	v *hujson.Value
+}
+
+// A Member is a name and value of an object.
+type Member struct {
+	Name string
+	// Key is the node of the name itself, for its position.
+	Key   Node
+	Value Node
+}
+
+// Valid reports whether the node exists.
+func (n Node) Valid() bool { return n.v != nil && n.v.Value != nil }
+
+// Kind returns the type of the value.
+func (n Node) Kind() Kind {
+	if !n.Valid() {
+		return KindInvalid
+	}
+	switch k := n.v.Value.Kind(); k {
+	case 't', 'f':
+		return KindBool
+	default:
+		return Kind(k)
+	}
+}
+
+// Offset returns the byte offset of the value's first byte in the text.
+func (n Node) Offset() int {
+	if !n.Valid() {
+		return 0
+	}
+	return n.d.off + n.v.StartOffset
+}
+
+// End returns the byte offset just after the value.
+func (n Node) End() int {
+	if !n.Valid() {
+		return 0
+	}
+	return n.d.off + n.v.EndOffset
+}
+
+// Pos returns the 1-based line and byte column where the value starts.
+func (n Node) Pos() (line, col int) {
+	if !n.Valid() {
+		return 0, 0
+	}
+	return n.d.Pos(n.Offset())
+}
+
+// Text returns the value of a string.
+func (n Node) Text() (string, bool) {
+	if n.Kind() != KindString {
+		return "", false
+	}
+	return n.v.Value.(hujson.Literal).String(), true
+}
+
+// Bool returns the value of a boolean.
+func (n Node) Bool() (bool, bool) {
+	if n.Kind() != KindBool {
+		return false, false
+	}
+	return n.v.Value.(hujson.Literal).Bool(), true
+}
+
+// Float returns the value of a number.
+func (n Node) Float() (float64, bool) {
+	if n.Kind() != KindNumber {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(string(n.v.Value.(hujson.Literal)), 64)
+	return f, err == nil
+}
+
+// Literal returns the text of a string, number, boolean or null exactly as
+// written (strings keep their quotes).
+func (n Node) Literal() string {
+	if l, ok := n.value().(hujson.Literal); ok {
+		return string(l)
+	}
+	return ""
+}
+
+func (n Node) value() hujson.ValueTrimmed {
+	if !n.Valid() {
+		return nil
+	}
+	return n.v.Value
+}
+
+// Members returns the members of an object in order, duplicates included.
+func (n Node) Members() []Member {
+	o, ok := n.value().(*hujson.Object)
+	if !ok {
+		return nil
+	}
+	out := make([]Member, len(o.Members))
+	for i := range o.Members {
+		m := &o.Members[i]
+		out[i] = Member{
+			Name:  m.Name.Value.(hujson.Literal).String(),
+			Key:   Node{d: n.d, v: &m.Name},
+			Value: Node{d: n.d, v: &m.Value},
+		}
+	}
+	return out
+}
+
+// Len returns the number of members of an object or elements of an array.
+func (n Node) Len() int {
+	switch c := n.value().(type) {
+	case *hujson.Object:
+		return len(c.Members)
+	case *hujson.Array:
+		return len(c.Elements)
+	}
+	return 0
+}
+
+// Get returns the value of the object member called name (the last one if
+// the name is repeated); it is not Valid when there is none.
+func (n Node) Get(name string) Node {
+	if i := n.memberIndex(name); i >= 0 {
+		return Node{d: n.d, v: &n.value().(*hujson.Object).Members[i].Value}
+	}
+	return Node{}
+}
+
+func (n Node) memberIndex(name string) int {
+	o, ok := n.value().(*hujson.Object)
+	if !ok {
+		return -1
+	}
+	for i := len(o.Members) - 1; i >= 0; i-- {
+		if nameEquals(o.Members[i].Name.Value.(hujson.Literal), name) {
+			return i
+		}
+	}
+	return -1
+}
+
+// nameEquals compares a member name with a string without unquoting when the
+// name has no escapes, which is nearly always.
+func nameEquals(lit hujson.Literal, name string) bool {
+	raw := lit[1 : len(lit)-1]
+	for _, c := range raw {
+		if c == '\\' || c >= 0x80 {
+			return lit.String() == name
+		}
+	}
+	return string(raw) == name
+}
+
+// Elements returns the elements of an array.
+func (n Node) Elements() []Node {
+	a, ok := n.value().(*hujson.Array)
+	if !ok {
+		return nil
+	}
+	out := make([]Node, len(a.Elements))
+	for i := range a.Elements {
+		out[i] = Node{d: n.d, v: &a.Elements[i]}
+	}
+	return out
+}
+
+// Raw returns the value's bytes exactly as written, comments inside included.
+func (n Node) Raw() []byte {
+	if !n.Valid() {
+		return nil
+	}
+	return n.d.src[n.Offset():n.End()]
+}
+
+// JSON returns the value as compact standard JSON: comments, whitespace and
+// trailing commas removed, everything else as written.
+func (n Node) JSON() json.RawMessage {
+	if !n.Valid() {
+		return nil
+	}
+	if l, ok := n.v.Value.(hujson.Literal); ok {
+		return json.RawMessage(append([]byte(nil), l...))
+	}
+	c := hujson.Value{Value: n.v.Value}.Clone()
+	c.Minimize()
+	return json.RawMessage(c.Pack())
+}
