@@ -1,0 +1,457 @@
+package resolve
+
+import (
+	"bytes"
+	"net/url"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/paste"
+)
+
+// ReadmeOptions steer snippet extraction.
+type ReadmeOptions struct {
+	File   string            // the file's path, for sources ("README.md:42")
+	Name   string            // the entry's name
+	Repo   string            // the repository name: a command named after it is the project's own executable
+	Values map[string]string // inputs the user gave
+}
+
+// Block is one fenced code block of a Markdown text.
+type Block struct {
+	Info string // the info string after the fence ("json", "jsonc", "bash", "")
+	Line int    // 1-based line of the block's first content line
+	Text []byte
+}
+
+// FencedBlocks returns every fenced code block (``` or ~~~, any
+// indentation, any info string, "``` json" with a space too). An unclosed
+// fence runs to the end of the text, as CommonMark says.
+func FencedBlocks(text []byte) []Block {
+	var out []Block
+	lines := bytes.SplitAfter(text, []byte("\n"))
+	for i := 0; i < len(lines); i++ {
+		line := bytes.TrimRight(lines[i], "\r\n")
+		indent := len(line) - len(bytes.TrimLeft(line, " \t"))
+		rest := line[indent:]
+		if len(rest) < 3 || (rest[0] != '`' && rest[0] != '~') {
+			continue
+		}
+		ch := rest[0]
+		n := 0
+		for n < len(rest) && rest[n] == ch {
+			n++
+		}
+		if n < 3 {
+			continue
+		}
+		info := strings.TrimSpace(string(rest[n:]))
+		if ch == '`' && strings.Contains(info, "`") {
+			continue // inline code such as ```foo``` on one line
+		}
+		var body bytes.Buffer
+		j := i + 1
+		for ; j < len(lines); j++ {
+			l := bytes.TrimRight(lines[j], "\r\n")
+			t := bytes.TrimSpace(l)
+			if len(t) >= n && bytes.Count(t, []byte{ch}) == len(t) {
+				break
+			}
+			// Remove up to the fence's own indentation, as CommonMark does.
+			k := 0
+			for k < indent && k < len(l) && (l[k] == ' ' || l[k] == '\t') {
+				k++
+			}
+			body.Write(l[k:])
+			body.WriteByte('\n')
+		}
+		if f := strings.Fields(info); len(f) > 0 {
+			info = strings.ToLower(f[0])
+		}
+		out = append(out, Block{Info: info, Line: i + 2, Text: body.Bytes()})
+		i = j
+	}
+	return out
+}
+
+// configHint says a block may hold a server entry: it is worth parsing.
+var configHint = regexp.MustCompile(`"(mcpServers|servers|mcp|context_servers|command|url|serverUrl|httpUrl)"\s*:|\[mcp_servers|mcp_servers\.`)
+
+// shellHint finds the install commands of the agents in a shell block.
+var shellHint = regexp.MustCompile(`(^|\s)(claude\s+mcp\s+add(-json)?|code(-insiders)?\s+--add-mcp|codex\s+mcp\s+add)\s`)
+
+// vscodeBadge finds VS Code one-click install links in the text.
+var vscodeBadge = regexp.MustCompile(`(?:vscode(?:-insiders)?:mcp/install\?|vscode\.dev/redirect/mcp/install\?)([^)\s"'<>\]]+)`)
+
+// ReadmeCandidates extracts every server entry a Markdown text shows:
+// JSON/JSONC/TOML configuration snippets in fences of any language
+// (through package paste, which reads every client's shape and
+// fragments), agent install commands in shell blocks (claude mcp add,
+// code --add-mcp, codex mcp add), and VS Code install links. Windows-only
+// variants are skipped; placeholders and example values become inputs.
+// Candidates come best first (see rankCandidates). Notes say what was
+// skipped.
+func ReadmeCandidates(text []byte, opts ReadmeOptions) ([]Candidate, []string) {
+	var cands []Candidate
+	var notes []string
+	add := func(srvs []canonical.Server, line int, how string) {
+		for _, s := range srvs {
+			if windowsOnly(s) != "" {
+				continue // the same entry for native Windows; adapters add cmd /c back themselves
+			}
+			s.Name = opts.Name
+			c := snippetCandidate(s, StepReadme, opts.Values)
+			c.Line = line
+			c.Source = opts.File + ":" + strconv.Itoa(line)
+			c.Note = how
+			c.Runner = runnerOf(c.Server, opts.Repo)
+			cands = append(cands, c)
+		}
+	}
+	for _, b := range FencedBlocks(text) {
+		switch {
+		case configHint.Match(b.Text):
+			set, ds := paste.Parse(b.Text, paste.Options{File: opts.File, Name: opts.Name})
+			if ds.HasErrors() {
+				continue // prose-like JSON (a tool's output, a partial example) holds no entry
+			}
+			add(set.Servers, b.Line, "snippet in a ```"+b.Info+" block")
+		case shellHint.Match(b.Text):
+			for _, cl := range shellLines(b.Text) {
+				if srv, ok := fromInstallCommand(cl.words, opts.Name); ok {
+					add([]canonical.Server{srv}, b.Line+cl.line, "install command "+cl.words[0]+" "+cl.words[1])
+				}
+			}
+		}
+	}
+	for _, m := range vscodeBadge.FindAllSubmatchIndex(text, -1) {
+		line := 1 + bytes.Count(text[:m[0]], []byte("\n"))
+		if srv, ok := fromBadge(string(text[m[2]:m[3]]), opts.Name); ok {
+			add([]canonical.Server{srv}, line, "VS Code install link")
+		}
+	}
+	cands = dedupe(cands)
+	rankCandidates(cands)
+	for i := range cands {
+		cands[i].ID = opts.Name + ":" + cands[i].Runner
+		if i > 0 && strings.HasPrefix(cands[i-1].ID, cands[i].ID) {
+			cands[i].ID += "@" + strconv.Itoa(cands[i].Line)
+		}
+	}
+	return cands, notes
+}
+
+// windowsOnly says why a server only runs on Windows ("" if it does not):
+// `cmd /c` wrappers, .cmd/.exe programs, drive-letter paths.
+func windowsOnly(s canonical.Server) string {
+	c := strings.ToLower(s.Command)
+	if c == "cmd" || c == "cmd.exe" || c == "powershell" || c == "pwsh" {
+		return "a Windows command interpreter"
+	}
+	for _, ext := range []string{".cmd", ".exe", ".bat", ".ps1"} {
+		if strings.HasSuffix(c, ext) {
+			return "a Windows program"
+		}
+	}
+	for _, a := range append([]string{s.Command}, s.Args...) {
+		if driveRE.MatchString(a) {
+			return "a Windows path"
+		}
+	}
+	return ""
+}
+
+var driveRE = regexp.MustCompile(`^[A-Za-z]:[\\/]|\\\\`)
+
+// dedupe drops candidates that run the same thing as an earlier one (the
+// same snippet shown for several clients).
+func dedupe(cands []Candidate) []Candidate {
+	seen := map[string]bool{}
+	out := cands[:0]
+	for _, c := range cands {
+		k := CommandLine(c.Server)
+		keys := make([]string, 0, len(c.Server.Env))
+		for e := range c.Server.Env {
+			keys = append(keys, e)
+		}
+		sort.Strings(keys)
+		k += " env:" + strings.Join(keys, ",")
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, c)
+	}
+	return out
+}
+
+// runnerOf classifies how a server runs, for ranking.
+func runnerOf(s canonical.Server, repo string) string {
+	if s.Transport.IsRemote() || s.Command == "" {
+		return "remote"
+	}
+	base := strings.ToLower(s.Command)
+	if i := strings.LastIndexAny(base, `/\`); i >= 0 {
+		base = base[i+1:]
+	}
+	switch base {
+	case "npx", "bunx", "pnpx":
+		return "npx"
+	case "uvx", "pipx":
+		return "uvx"
+	case "dnx":
+		return "dnx"
+	case "docker", "podman":
+		return "docker"
+	case "go":
+		return "go"
+	case "pnpm", "yarn":
+		if len(s.Args) > 0 && s.Args[0] == "dlx" {
+			return "npx"
+		}
+		return "source"
+	case "node", "python", "python3", "uv", "deno", "bun", "java", "dotnet", "ruby", "php", "cargo", "make":
+		return "source" // runs a checkout or an installed module
+	}
+	if repo != "" && (base == strings.ToLower(repo) || ShortName(base) == ShortName(repo)) {
+		return "own-binary"
+	}
+	return "binary"
+}
+
+// runnerRank orders runners: packages fetched on demand first, then
+// containers and the project's own executable, other installed programs,
+// source checkouts, and hosted endpoints last (they are chosen with --remote).
+var runnerRank = map[string]int{"npx": 0, "uvx": 0, "dnx": 0, "docker": 10, "own-binary": 10, "go": 15,
+	"broken-docker": 25, "binary": 20, "source": 30, "remote": 40}
+
+// rankCandidates sorts best first, keeping document order among equals.
+func rankCandidates(cands []Candidate) {
+	rank := func(c Candidate) int {
+		r, ok := runnerRank[c.Runner]
+		if !ok {
+			r = 20
+		}
+		if c.Runner == "docker" && dockerPathWithoutMount(c.Server.Args) {
+			r = runnerRank["broken-docker"]
+		}
+		return r
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return rank(cands[i]) < rank(cands[j]) })
+}
+
+// dockerPathWithoutMount reports a docker command that passes a host path
+// placeholder to the container without mounting anything: the container
+// cannot see that path.
+func dockerPathWithoutMount(args []string) bool {
+	mount := false
+	pathInput := false
+	for i, a := range args {
+		if a == "-v" || a == "--mount" || strings.HasPrefix(a, "--volume") || strings.HasPrefix(a, "--mount=") || strings.HasPrefix(a, "-v=") {
+			mount = true
+		}
+		if i > 0 && strings.Contains(a, "${") && looksLikePathInput(a) {
+			pathInput = true
+		}
+	}
+	return pathInput && !mount
+}
+
+func looksLikePathInput(a string) bool {
+	u := strings.ToUpper(a)
+	return strings.Contains(u, "DIR") || strings.Contains(u, "PATH") || strings.Contains(u, "FOLDER") || strings.Contains(u, "REPO")
+}
+
+// shellLine is one logical line of a shell block (continuations joined).
+type shellLine struct {
+	line  int // offset from the block's first line
+	words []string
+}
+
+// shellLines splits a shell block into command words, joining lines that
+// end in a backslash and dropping comments and prompts.
+func shellLines(text []byte) []shellLine {
+	var out []shellLine
+	var cur strings.Builder
+	start := 0
+	for i, l := range strings.Split(string(text), "\n") {
+		t := strings.TrimSpace(l)
+		if cur.Len() == 0 {
+			start = i
+			t = strings.TrimPrefix(strings.TrimPrefix(t, "$ "), "> ")
+			if strings.HasPrefix(t, "#") {
+				continue
+			}
+		}
+		if strings.HasSuffix(t, "\\") {
+			cur.WriteString(strings.TrimSuffix(t, "\\") + " ")
+			continue
+		}
+		cur.WriteString(t)
+		line := cur.String()
+		cur.Reset()
+		if line == "" {
+			continue
+		}
+		srv, ds := paste.FromCommand("x", []string{line}) // paste splits with shell quoting rules
+		if ds.HasErrors() {
+			continue
+		}
+		words := append([]string{srv.Command}, srv.Args...)
+		// Drop leading VAR=value assignments.
+		for len(words) > 0 && envAssign.MatchString(words[0]) {
+			words = words[1:]
+		}
+		if len(words) >= 2 {
+			out = append(out, shellLine{line: start, words: words})
+		}
+	}
+	return out
+}
+
+var envAssign = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+
+// fromInstallCommand reads an agent's install command:
+//
+//	claude mcp add [-s scope] [-e K=V] [--transport http|sse] [-H 'K: V'] NAME [--] CMD ARGS... | URL
+//	claude mcp add-json NAME '{json}'
+//	code --add-mcp '{"name": …, "command": …}'
+//	codex mcp add NAME [--env K=V] -- CMD ARGS... | NAME --url URL
+func fromInstallCommand(w []string, name string) (canonical.Server, bool) {
+	switch {
+	case len(w) >= 3 && w[0] == "claude" && w[1] == "mcp" && w[2] == "add-json" && len(w) >= 5:
+		return parseOne([]byte(w[4]), name)
+	case len(w) >= 3 && w[0] == "claude" && w[1] == "mcp" && w[2] == "add":
+		return claudeAdd(w[3:], name)
+	case len(w) >= 3 && (w[0] == "code" || w[0] == "code-insiders") && w[1] == "--add-mcp":
+		return parseOne([]byte(w[2]), name)
+	case len(w) >= 4 && w[0] == "codex" && w[1] == "mcp" && w[2] == "add":
+		return codexAdd(w[3:], name)
+	}
+	return canonical.Server{}, false
+}
+
+func parseOne(js []byte, name string) (canonical.Server, bool) {
+	set, ds := paste.Parse(js, paste.Options{Name: name})
+	if ds.HasErrors() || len(set.Servers) != 1 {
+		return canonical.Server{}, false
+	}
+	return set.Servers[0], true
+}
+
+func claudeAdd(w []string, name string) (canonical.Server, bool) {
+	srv := canonical.Server{Name: name}
+	var pos []string
+	transport := ""
+	env := map[string]string{}
+	headers := map[string]string{}
+	for i := 0; i < len(w); i++ {
+		a := w[i]
+		if a == "--" {
+			pos = append(pos, w[i+1:]...)
+			break
+		}
+		if len(pos) > 0 {
+			// After the name, everything belongs to the server's command.
+			pos = append(pos, w[i:]...)
+			break
+		}
+		val := func() string {
+			if k, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(k, "--") {
+				return v
+			}
+			if i+1 < len(w) {
+				i++
+				return w[i]
+			}
+			return ""
+		}
+		switch {
+		case a == "-t" || a == "--transport" || strings.HasPrefix(a, "--transport="):
+			transport = val()
+		case a == "-s" || a == "--scope" || strings.HasPrefix(a, "--scope="):
+			val()
+		case a == "-e" || a == "--env" || strings.HasPrefix(a, "--env="):
+			if k, v, ok := strings.Cut(val(), "="); ok {
+				env[k] = v
+			}
+		case a == "-H" || a == "--header" || strings.HasPrefix(a, "--header="):
+			if k, v, ok := strings.Cut(val(), ":"); ok {
+				headers[strings.TrimSpace(k)] = strings.TrimSpace(v)
+			}
+		case strings.HasPrefix(a, "-"):
+			// an option we do not know; assume it takes no value
+		default:
+			pos = append(pos, a)
+		}
+	}
+	if len(pos) < 2 {
+		return srv, false
+	}
+	target := pos[1:]
+	switch strings.ToLower(transport) {
+	case "http", "sse":
+		if len(target) != 1 {
+			return srv, false
+		}
+		srv.Transport, srv.URL = canonical.HTTP, target[0]
+		if strings.EqualFold(transport, "sse") {
+			srv.Transport = canonical.SSE
+		}
+		if len(headers) > 0 {
+			srv.Headers = headers
+		}
+	default:
+		srv.Transport, srv.Command, srv.Args = canonical.Stdio, target[0], target[1:]
+		if len(env) > 0 {
+			srv.Env = env
+		}
+	}
+	srv.Normalize()
+	return srv, len(srv.Validate()) == 0
+}
+
+func codexAdd(w []string, name string) (canonical.Server, bool) {
+	srv := canonical.Server{Name: name}
+	env := map[string]string{}
+	for i := 1; i < len(w); i++ { // w[0] is the name
+		switch a := w[i]; {
+		case a == "--":
+			if i+1 < len(w) {
+				srv.Transport, srv.Command, srv.Args = canonical.Stdio, w[i+1], w[i+2:]
+			}
+			i = len(w)
+		case a == "--url" && i+1 < len(w):
+			i++
+			srv.Transport, srv.URL = canonical.HTTP, w[i]
+		case strings.HasPrefix(a, "--url="):
+			srv.Transport, srv.URL = canonical.HTTP, strings.TrimPrefix(a, "--url=")
+		case a == "--env" && i+1 < len(w):
+			i++
+			if k, v, ok := strings.Cut(w[i], "="); ok {
+				env[k] = v
+			}
+		}
+	}
+	if srv.Command != "" && len(env) > 0 {
+		srv.Env = env
+	}
+	srv.Normalize()
+	return srv, (srv.Command != "" || srv.URL != "") && len(srv.Validate()) == 0
+}
+
+// fromBadge reads a VS Code install link's query: a URL-encoded JSON
+// server, or name=…&config=… (the vscode.dev redirect).
+func fromBadge(q, name string) (canonical.Server, bool) {
+	if vals, err := url.ParseQuery(q); err == nil && vals.Get("config") != "" {
+		return parseOne([]byte(vals.Get("config")), name)
+	}
+	js, err := url.QueryUnescape(q)
+	if err != nil {
+		return canonical.Server{}, false
+	}
+	return parseOne([]byte(js), name)
+}
