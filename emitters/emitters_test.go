@@ -181,7 +181,7 @@ func TestManagedEntryFollowsStoreButNotHandEdits(t *testing.T) {
 	// The user edits it by hand: the next export leaves it alone.
 	sb.write(".fake", strings.Replace(sb.read(".fake"), "v2", "hand", 1))
 	p = sb.plan(targets, []canonical.Server{stdio("gh", "npx", "v3")}, nil)
-	if len(p.Changes()) != 0 || !strings.Contains(p.Diags.Warnings()[0].Summary, "since mcpsync wrote it") {
+	if len(p.Changes()) != 0 || !strings.Contains(p.Diags.Warnings()[0].Summary, "edited by hand") {
 		t.Fatalf("a hand edit was overwritten or not reported: %v", p.Diags)
 	}
 }

@@ -414,12 +414,12 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 			exported[want.Name] = true
 		case rec != nil:
 			tp.Entries = append(tp.Entries, EntryChange{Name: want.Name, Action: Skip, Reason: "edited by hand since mcpsync wrote it"})
-			warn(have, fmt.Sprintf("changed in %s since mcpsync wrote it; left alone", loc.Path),
+			warn(have, fmt.Sprintf("edited by hand in %s since mcpsync wrote it; left alone", client),
 				"the store's definition differs from the edited entry; run with --force to overwrite the edit, "+
 					"or 'mcpsync import --from "+client+" --prefer client' to take the edit into the store")
 		default:
 			tp.Entries = append(tp.Entries, EntryChange{Name: want.Name, Action: Skip, Reason: "not written by mcpsync and differs from the store"})
-			warn(have, fmt.Sprintf("%s already has its own %q that differs from the store; left alone", client, want.Name),
+			warn(have, fmt.Sprintf("%s already has its own entry, different from the store's; left alone", client),
 				"mcpsync never overwrites an entry it did not write; run with --force to replace it with the store's definition, "+
 					"or 'mcpsync import --from "+client+"' to compare and take it into the store")
 		}
@@ -437,7 +437,7 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 			}
 			if managed[name].Hash != state.Hash(have) && !opts.Force {
 				tp.Entries = append(tp.Entries, EntryChange{Name: name, Action: Skip, Reason: "edited by hand since mcpsync wrote it"})
-				warn(have, fmt.Sprintf("not pruned: changed in %s since mcpsync wrote it", loc.Path),
+				warn(have, fmt.Sprintf("not pruned: edited by hand in %s since mcpsync wrote it", client),
 					"run with --force to remove it anyway, or remove it by hand")
 				continue
 			}

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Times the same export with a peer tool (ruler, from npm) and with mcpsync,
+# in one run, and prints the ratio.
+#
+# Both tools get the same three servers (stdio with an env reference, http
+# with a header reference, sse) and write the same four clients' project
+# files (Claude Code .mcp.json, Cursor .cursor/mcp.json, Codex
+# .codex/config.toml, OpenCode opencode.json) into a fresh copy of the same
+# project before every run. ruler also writes its rule files (it cannot do
+# MCP alone); that is its normal "apply".
+#
+# Usage: bash bench/peer-export.sh [RUNS]      (default 10 runs each)
+# Needs: go, node >= 20 and npm (the npm registry once, to install ruler
+# into a cache directory); hyperfine is used when installed, else a loop
+# timed with date +%s%N.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${1:-10}
+RULER_VERSION=0.3.44
+
+cache=${XDG_CACHE_HOME:-$HOME/.cache}/mcpsync-bench
+peers=$cache/peers
+mkdir -p "$peers"
+if [ ! -x "$peers/node_modules/.bin/ruler" ] || ! grep -q "\"version\": \"$RULER_VERSION\"" "$peers/node_modules/@intellectronica/ruler/package.json" 2>/dev/null; then
+  echo "installing ruler $RULER_VERSION into $peers" >&2
+  npm install --prefix "$peers" --no-audit --no-fund --loglevel=error "@intellectronica/ruler@$RULER_VERSION" >&2
+fi
+ruler=$peers/node_modules/.bin/ruler
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+go build -o "$work/mcpsync" ./cmd/mcpsync
+mcpsync=$work/mcpsync
+
+# The seed project: the same servers in each tool's own format.
+seed=$work/seed
+mkdir -p "$seed/proj/.git" "$seed/proj/.ruler" "$seed/home"
+cat > "$seed/proj/mcpsync.hcl" <<'HCL'
+server "fs" {
+  command = "npx"
+  args    = ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"]
+  env     = { API_KEY = env("API_KEY") }
+}
+
+server "remote" {
+  url     = "https://mcp.example.com/mcp"
+  headers = { Authorization = "Bearer ${env("TOKEN")}" }
+}
+
+server "legacy-sse" {
+  url       = "https://mcp.example.com/sse"
+  transport = "sse"
+}
+HCL
+cat > "$seed/proj/.ruler/ruler.toml" <<'TOML'
+[mcp]
+enabled = true
+merge_strategy = "merge"
+
+[mcp_servers.fs]
+command = "npx"
+args = ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"]
+
+[mcp_servers.fs.env]
+API_KEY = "${API_KEY}"
+
+[mcp_servers.remote]
+url = "https://mcp.example.com/mcp"
+
+[mcp_servers.remote.headers]
+Authorization = "Bearer ${TOKEN}"
+
+[mcp_servers.legacy-sse]
+url = "https://mcp.example.com/sse"
+TOML
+echo "# rules" > "$seed/proj/.ruler/AGENTS.md"
+
+run=$work/run
+prepare="rm -rf $run && cp -r $seed $run"
+env_common="HOME=$run/home XDG_CONFIG_HOME=$run/home/.config XDG_STATE_HOME=$run/home/.local/state XDG_CACHE_HOME=$run/home/.cache"
+cmd_ruler="cd $run/proj && env $env_common $ruler apply --agents claude,cursor,codex,opencode --no-gitignore >/dev/null 2>&1"
+cmd_mcpsync="cd $run/proj && env $env_common $mcpsync export --scope project --to claude-code,cursor,codex,opencode >/dev/null 2>&1"
+
+# One checked run each, so that a broken tool is not timed.
+bash -c "$prepare && $cmd_ruler" || { echo "ruler apply failed" >&2; exit 1; }
+bash -c "$prepare && $cmd_mcpsync" || { echo "mcpsync export failed" >&2; exit 1; }
+for f in .mcp.json .cursor/mcp.json .codex/config.toml opencode.json; do
+  [ -f "$run/proj/$f" ] || { echo "mcpsync did not write $f" >&2; exit 1; }
+done
+
+if command -v hyperfine >/dev/null 2>&1; then
+  hyperfine --shell=bash --warmup 1 --runs "$RUNS" --export-json "$work/h.json" \
+    --prepare "$prepare" -n ruler "$cmd_ruler" -n mcpsync "$cmd_mcpsync" >&2
+  read -r ruler_ms mcpsync_ms < <(python3 - "$work/h.json" <<'PY'
+import json, sys
+r = {x["command"]: x["mean"] * 1000 for x in json.load(open(sys.argv[1]))["results"]}
+print(f'{r["ruler"]:.1f} {r["mcpsync"]:.1f}')
+PY
+)
+  how="hyperfine mean of $RUNS runs"
+else
+  time_ms() { # mean wall time in ms of RUNS runs of $1, each after $prepare
+    local total=0 start end
+    for _ in $(seq "$RUNS"); do
+      bash -c "$prepare"
+      start=$(date +%s%N); bash -c "$1"; end=$(date +%s%N)
+      total=$((total + end - start))
+    done
+    echo "scale=1; $total / $RUNS / 1000000" | bc
+  }
+  ruler_ms=$(time_ms "$cmd_ruler")
+  mcpsync_ms=$(time_ms "$cmd_mcpsync")
+  how="date +%s%N loop, mean of $RUNS runs"
+fi
+ratio=$(echo "scale=1; $ruler_ms / $mcpsync_ms" | bc)
+echo "export of 3 servers to 4 clients ($how):"
+echo "  ruler $RULER_VERSION: ${ruler_ms} ms"
+echo "  mcpsync:      ${mcpsync_ms} ms"
+echo "  ratio:        ruler takes ${ratio}x as long as mcpsync"
