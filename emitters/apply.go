@@ -1,6 +1,7 @@
 package emitters
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -135,7 +136,11 @@ func Apply(p *Plan, opts ApplyOptions) (*Result, error) {
 		}
 	}
 	if opts.State != nil {
+		before, _ := json.Marshal(opts.State)
 		p.record(opts.State, at)
+		if after, _ := json.Marshal(opts.State); bytes.Equal(before, after) {
+			return res, nil // nothing new to remember: an idempotent run touches no file at all
+		}
 		if err := opts.State.Save(); err != nil {
 			return res, fmt.Errorf("the files were written, but %w; the next export may not know which entries mcpsync wrote", err)
 		}
@@ -270,6 +275,9 @@ func (p *Plan) record(st *state.State, at time.Time) {
 				st.Forget(fc.Path, section, name)
 			}
 			for name, e := range tp.manage {
+				if old := st.Managed(fc.Path, section)[name]; old != nil && old.Hash == e.Hash {
+					continue // unchanged since recorded: keep when it was written
+				}
 				e.At = at
 				st.SetManaged(fc.Path, section, name, e)
 			}
@@ -287,7 +295,10 @@ func (p *Plan) record(st *state.State, at time.Time) {
 	}
 	if p.storePath != "" {
 		for _, srv := range p.bases {
-			st.SetBase(p.storePath, srv.Name, state.NewEntry("", srv, at))
+			e := state.NewEntry("", srv, at)
+			if old := st.Base(p.storePath, srv.Name); old == nil || old.Hash != e.Hash {
+				st.SetBase(p.storePath, srv.Name, e)
+			}
 		}
 		for _, name := range p.forgetBases {
 			st.RemoveBase(p.storePath, name)

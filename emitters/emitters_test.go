@@ -409,3 +409,19 @@ func TestApplyStampsTime(t *testing.T) {
 		t.Fatalf("entry time %v", e.At)
 	}
 }
+
+func TestIdempotentApplyDoesNotRewriteState(t *testing.T) {
+	sb := newSandbox(t)
+	targets := []Target{sb.target(lineAdapter{id: "fake"}, "")}
+	servers := []canonical.Server{stdio("gh", "npx")}
+	sb.apply(sb.plan(targets, servers, nil))
+	statePath := filepath.Join(sb.stateDir, state.FileName)
+	before, _ := os.ReadFile(statePath)
+	os.Chtimes(statePath, time.Unix(1, 0), time.Unix(1, 0))
+	sb.apply(sb.plan(targets, servers, nil))
+	after, _ := os.ReadFile(statePath)
+	fi, _ := os.Stat(statePath)
+	if string(before) != string(after) || !fi.ModTime().Equal(time.Unix(1, 0)) {
+		t.Fatal("a run that changed nothing rewrote the state file")
+	}
+}
