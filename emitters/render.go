@@ -106,9 +106,10 @@ func maskValue(v string) string {
 			break
 		}
 	}
+	r := []rune(v)
 	keep := 3
-	if len(v) <= 6 {
-		keep = 0
+	if len(r) <= 6 {
+		keep = 0 // too short to show any of it
 	}
-	return prefix + v[:keep] + "***"
+	return prefix + string(r[:keep]) + "***"
 }
