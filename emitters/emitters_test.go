@@ -425,3 +425,21 @@ func TestIdempotentApplyDoesNotRewriteState(t *testing.T) {
 		t.Fatal("a run that changed nothing rewrote the state file")
 	}
 }
+
+// FuzzMaskSecrets: masking never panics, never adds a line break, and
+// masking a masked line changes nothing more.
+func FuzzMaskSecrets(f *testing.F) {
+	for _, s := range []string{`"API_KEY": "sk-live-123456",`, `"Authorization": "Bearer ${TOKEN}"`, `password = "x\"y"`,
+		`"token": "héllo wörld ünïcode"`, `key = ""`, `"a": "b", "secret": "c"`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		once := MaskSecrets(line)
+		if strings.Count(once, "\n") != strings.Count(line, "\n") {
+			t.Fatalf("line breaks changed: %q -> %q", line, once)
+		}
+		if twice := MaskSecrets(once); twice != once {
+			t.Fatalf("not stable: %q -> %q -> %q", line, once, twice)
+		}
+	})
+}

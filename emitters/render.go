@@ -76,7 +76,7 @@ func MaskSecrets(line string) string {
 	return secretValue.ReplaceAllStringFunc(line, func(m string) string {
 		g := secretValue.FindStringSubmatch(m)
 		key, value := g[2], g[4]
-		if !secretKey(key) || value == "" || referenceOnly.MatchString(value) {
+		if !secretKey(key) || value == "" || referenceOnly.MatchString(value) || strings.HasSuffix(value, "***") {
 			return m
 		}
 		return g[1] + key + g[3] + maskValue(value) + g[5]
