@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/formats/codex"
 )
 
 // Options says where to find user plugins.
@@ -35,8 +36,8 @@ func NewRegistry(opts Options) *formats.Registry {
 	// Built-in adapters, alphabetical by id. Each client package exposes
 	// Adapter() formats.Adapter.
 	//
-	// >>> codex: the Codex engineer adds formats/codex here:
-	//     r.Register(codex.Adapter(), builtin)
+	// >>> codex
+	r.Register(codex.Adapter(), builtin)
 	// <<< codex
 	return r
 }

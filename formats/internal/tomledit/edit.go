@@ -140,6 +140,9 @@ type editor struct {
 	// section is one inline table; its members are edited through inline.
 	inlineSection *keyval
 	inline        inlineEdit
+	// blockAt marks offsets where a table was inserted, so that the next
+	// one there is separated by a blank line even at the top of a file.
+	blockAt map[int]bool
 }
 
 // A container is a table whose keys an edit adds or changes: either the
@@ -404,9 +407,13 @@ func (e *editor) regionEnd(path []string) int {
 // separated from what comes before by a blank line.
 func (e *editor) insertBlock(at int, path []string, t Table) {
 	text := renderBlock(path, t, e.nl)
-	if at > e.d.base {
+	if at > e.d.base || e.blockAt[at] {
 		text = e.nl + text
 	}
+	if e.blockAt == nil {
+		e.blockAt = map[int]bool{}
+	}
+	e.blockAt[at] = true
 	e.insertLines(at, text)
 }
 

@@ -237,3 +237,12 @@ func TestPositions(t *testing.T) {
 		t.Errorf("Keys = %v", got)
 	}
 }
+
+func TestEditSeveralNewTablesInAnEmptyFile(t *testing.T) {
+	runEditCases(t, []editCase{
+		{"two servers with sub-tables", "", []Entry{
+			{"a", Table{{"command", "x"}, {"env", Table{{"K", "v"}}}}},
+			{"b", stdio("y")},
+		}, "[mcp_servers.a]\ncommand = \"x\"\n\n[mcp_servers.a.env]\nK = \"v\"\n\n[mcp_servers.b]\ncommand = \"y\"\n"},
+	})
+}

@@ -1,0 +1,90 @@
+// Package codex reads and writes the MCP servers of OpenAI's Codex CLI:
+// [mcp_servers.NAME] tables in ~/.codex/config.toml ($CODEX_HOME) and in a
+// project's .codex/config.toml.
+//
+// Codex expands no placeholder. A reference in the canonical model is
+// written in the structural form Codex has instead: an env value ${NAME}
+// becomes env_vars = ["NAME"], an "Authorization: Bearer ${NAME}" header
+// becomes bearer_token_env_var, any other header ${NAME} becomes
+// env_http_headers. What has no such form is written literally, with a
+// warning that names the server and the field.
+//
+// Edits go through formats/internal/tomledit: only the servers that change
+// are touched, key by key, so comments and the rest of config.toml stay as
+// the user wrote them (codex mcp add itself drops the comments inside every
+// server table).
+package codex
+
+import (
+	"strings"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/formats"
+)
+
+// ID is the client id users type.
+const ID = "codex"
+
+// section is the table that holds the servers.
+const section = "mcp_servers"
+
+type adapter struct{}
+
+// Adapter returns the Codex CLI adapter.
+func Adapter() formats.Adapter { return adapter{} }
+
+func (adapter) ID() string          { return ID }
+func (adapter) DisplayName() string { return "Codex CLI" }
+
+func (adapter) Capabilities() formats.Capabilities {
+	return formats.Capabilities{
+		Transports:  []canonical.Transport{canonical.Stdio, canonical.HTTP},
+		Headers:     true,
+		Cwd:         true,
+		Disabled:    true,
+		ToolFilters: true,
+		Timeouts:    true,
+		OAuth:       true,
+		Comments:    true,
+		Dialect:     canonical.DialectNone.Name,
+	}
+}
+
+// Locations returns the user file ($CODEX_HOME/config.toml, else
+// ~/.codex/config.toml) and, with a project, <project>/.codex/config.toml.
+func (adapter) Locations(env formats.Env) []formats.Location {
+	var locs []formats.Location
+	home := env.Get("CODEX_HOME")
+	if home == "" && env.Home != "" {
+		home = joinPath(env.OS, env.Home, ".codex")
+	}
+	if home != "" {
+		locs = append(locs, formats.Location{
+			Client: ID, Scope: canonical.ScopeUser, Format: formats.TOML,
+			Path: joinPath(env.OS, home, "config.toml"),
+		})
+	}
+	if env.ProjectDir != "" {
+		locs = append(locs, formats.Location{
+			Client: ID, Scope: canonical.ScopeProject, Format: formats.TOML,
+			Path: joinPath(env.OS, env.ProjectDir, ".codex", "config.toml"),
+			Note: "Codex reads a project's .codex/config.toml only when the user file trusts the project: " +
+				`[projects."` + env.ProjectDir + `"] trust_level = "trusted"`,
+		})
+	}
+	return locs
+}
+
+// joinPath joins with the target system's separator, so that paths for a
+// Windows machine can be computed anywhere.
+func joinPath(goos string, elem ...string) string {
+	sep := "/"
+	if goos == "windows" {
+		sep = `\`
+	}
+	out := strings.TrimRight(elem[0], `/\`)
+	for _, e := range elem[1:] {
+		out += sep + strings.Trim(e, `/\`)
+	}
+	return out
+}

@@ -1,0 +1,497 @@
+package codex
+
+import (
+	"encoding/json"
+	"errors"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/formats/internal/tomledit"
+)
+
+func (adapter) Encode(loc formats.Location, data []byte, want canonical.Set, opts formats.EncodeOptions) ([]byte, canonical.Diagnostics) {
+	f, ds := decodeFile(loc.Path, data)
+	if f == nil {
+		return nil, ds
+	}
+	if ds.HasErrors() {
+		d := canonical.Errorf("%s has errors; mcpsync does not edit a file Codex refuses to load", orName(loc.Path))
+		d.Detail = "fix the errors reported for this file, then run again; nothing was written"
+		d.File = loc.Path
+		return nil, append(ds.Errors(), d)
+	}
+	w := writer{file: loc.Path, f: f, opts: opts}
+	var entries []tomledit.Entry
+	var invalid canonical.Diagnostics
+	seen := map[string]bool{}
+	for _, srv := range want.Servers {
+		if seen[srv.Name] {
+			d := canonical.Errorf("duplicate server name %q", srv.Name)
+			d.Detail, d.Server = "a file holds one server per name; rename one of them", srv.Name
+			invalid = append(invalid, d.At(srv.Origin))
+			continue
+		}
+		seen[srv.Name] = true
+		srv = srv.Clone()
+		srv.Normalize()
+		old, hasOld := f.set.Get(srv.Name)
+		if srv.Transport == canonical.SSE {
+			d := w.warn(&srv, "transport", "Codex has no SSE transport; server not written")
+			d.Detail = "Codex speaks only stdio and streamable HTTP. If the server also serves streamable HTTP, give that url with transport http"
+			if hasOld {
+				d.Detail += "; the entry already in the file is left as it is"
+				entries = append(entries, w.keep(srv.Name))
+			}
+			continue
+		}
+		if hasOld && sameServer(old, srv) {
+			entries = append(entries, w.keep(srv.Name))
+			continue
+		}
+		// Only what is written must be valid: an entry the file already
+		// holds is kept even when it could not work (Codex accepts it).
+		if vds := srv.Validate(); vds.HasErrors() {
+			invalid = append(invalid, vds...)
+			continue
+		}
+		var oldp *canonical.Server
+		if hasOld {
+			oldp = &old
+		}
+		entries = append(entries, tomledit.Entry{Name: srv.Name, Value: w.server(srv, oldp)})
+	}
+	if invalid.HasErrors() {
+		return nil, append(w.ds, invalid...)
+	}
+	out, err := f.doc.EditSection(section, entries)
+	if err != nil {
+		d := canonical.Errorf("cannot edit %s safely: %s", orName(loc.Path), strings.TrimPrefix(err.Error(), tomledit.ErrUnverified.Error()+": "))
+		d.Detail = "nothing was written; the file's layout is one mcpsync cannot edit without risk. Please report it with the file attached"
+		if !errors.Is(err, tomledit.ErrUnverified) {
+			d.Detail = "nothing was written"
+		}
+		d.File = loc.Path
+		return nil, append(w.ds, d)
+	}
+	return out, w.ds
+}
+
+func orName(path string) string {
+	if path == "" {
+		return "config.toml"
+	}
+	return path
+}
+
+// sameServer reports whether the file already holds want. Extra["codex"]
+// counts only when want has an opinion on it; otherwise the keys the user
+// wrote that mcpsync does not model are simply kept.
+func sameServer(old, want canonical.Server) bool {
+	if want.Extra[ID] == nil {
+		return canonical.Equal(old, want)
+	}
+	return canonical.Equal(old, want, ID)
+}
+
+// writer renders servers as Codex tables and collects the warnings.
+type writer struct {
+	file string
+	f    *file
+	opts formats.EncodeOptions
+	ds   canonical.Diagnostics
+}
+
+// warn records a warning about one server. It points at where the server
+// was defined (the user's store, usually) when that is known, else at the
+// file being written.
+func (w *writer) warn(srv *canonical.Server, field, format string, args ...any) *canonical.Diagnostic {
+	d := canonical.Warnf(format, args...)
+	d.Server, d.Field, d.File = srv.Name, field, w.file
+	if srv.Origin.File != "" {
+		d.At(srv.Origin)
+	}
+	w.ds = append(w.ds, d)
+	return d
+}
+
+// keep returns the entry exactly as the file holds it.
+func (w *writer) keep(name string) tomledit.Entry {
+	return tomledit.Entry{Name: name, Value: tomledit.TableFromMap(w.f.raw[name], w.f.doc.Keys(section, name))}
+}
+
+// A group is a set of Codex keys that together express one part of the
+// model. When that part did not change, the keys are kept exactly as the
+// file has them (their spelling: env table or env_vars, startup_timeout_ms
+// or _sec, a cmd /c wrapper, ...).
+type group struct {
+	keys []string
+	same func(a, b *canonical.Server) bool
+}
+
+var groups = []group{
+	{[]string{"command", "args"}, func(a, b *canonical.Server) bool {
+		return a.Command == b.Command && slices.Equal(a.Args, b.Args)
+	}},
+	{[]string{"env", "env_vars"}, func(a, b *canonical.Server) bool {
+		return maps.Equal(a.Env, b.Env) && (b.Extra[ID] == nil || rawEqual(a.Extra[ID]["env_vars"], b.Extra[ID]["env_vars"]))
+	}},
+	{[]string{"cwd"}, func(a, b *canonical.Server) bool { return a.Cwd == b.Cwd }},
+	{[]string{"url"}, func(a, b *canonical.Server) bool { return a.URL == b.URL }},
+	{[]string{"bearer_token_env_var", "http_headers", "env_http_headers"}, func(a, b *canonical.Server) bool {
+		return maps.Equal(a.Headers, b.Headers)
+	}},
+	{[]string{"enabled"}, func(a, b *canonical.Server) bool { return a.Disabled == b.Disabled }},
+	{[]string{"enabled_tools"}, func(a, b *canonical.Server) bool { return slices.Equal(a.ToolsAllow, b.ToolsAllow) }},
+	{[]string{"disabled_tools"}, func(a, b *canonical.Server) bool { return slices.Equal(a.ToolsDeny, b.ToolsDeny) }},
+	{[]string{"startup_timeout_sec", "startup_timeout_ms"}, func(a, b *canonical.Server) bool { return a.StartupTimeout == b.StartupTimeout }},
+	{[]string{"tool_timeout_sec"}, func(a, b *canonical.Server) bool { return a.ToolTimeout == b.ToolTimeout }},
+	{[]string{"oauth", "scopes", "oauth_resource"}, func(a, b *canonical.Server) bool {
+		return oauthSame(a.Auth.OAuth, b.Auth.OAuth) && (b.Extra[ID] == nil || rawEqual(a.Extra[ID]["oauth"], b.Extra[ID]["oauth"]))
+	}},
+}
+
+func oauthSame(a, b *canonical.OAuth) bool {
+	if a.IsZero() || b.IsZero() {
+		return a.IsZero() == b.IsZero()
+	}
+	return a.ClientID == b.ClientID && a.ClientSecret == b.ClientSecret && slices.Equal(a.Scopes, b.Scopes) &&
+		a.CallbackPort == b.CallbackPort && a.RedirectURI == b.RedirectURI &&
+		a.AuthServerMetadataURL == b.AuthServerMetadataURL && a.Resource == b.Resource
+}
+
+func rawEqual(a, b json.RawMessage) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return len(a) == len(b)
+	}
+	va, okA := fromJSON(a)
+	vb, okB := fromJSON(b)
+	return okA == okB && tomledit.Equal(va, vb)
+}
+
+// server renders srv as a Codex table. With old (what the file holds under
+// that name), the parts that did not change keep the file's own keys.
+func (w *writer) server(srv canonical.Server, old *canonical.Server) tomledit.Table {
+	fresh := w.fresh(srv)
+	if old == nil {
+		return fresh
+	}
+	raw := w.f.raw[srv.Name]
+	var t tomledit.Table
+	kept := map[string]bool{}
+	for _, g := range groups {
+		if !g.same(old, &srv) {
+			continue
+		}
+		for _, k := range g.keys {
+			kept[k] = true
+		}
+	}
+	for _, k := range w.f.doc.Keys(section, srv.Name) {
+		if kept[k] {
+			t = append(t, tomledit.Field{Key: k, Value: raw[k]})
+		}
+	}
+	for _, fl := range fresh {
+		if !kept[fl.Key] {
+			t = append(t, fl)
+		}
+	}
+	return t
+}
+
+// fresh renders srv from the model alone, in the key order Codex writes.
+func (w *writer) fresh(srv canonical.Server) tomledit.Table {
+	var t tomledit.Table
+	name := srv.Name
+	literal := func(field, s string) {
+		tm := canonical.Parse(s, canonical.DialectCanonical)
+		if tm.HasRefs() {
+			ref := tm[0]
+			for _, seg := range tm {
+				if seg.Kind != canonical.Literal {
+					ref = seg
+					break
+				}
+			}
+			d := w.warn(&srv, field, "Codex does not expand %s; written literally", ref.Text)
+			d.Detail = "Codex passes the text " + ref.Text + " to the server as it is"
+		}
+	}
+	switch srv.Transport {
+	case canonical.Stdio:
+		cmd, args := srv.Command, srv.Args
+		wrap := w.opts.OS == "windows" || (w.opts.OS == "" && w.f.wrapped[name])
+		if wrap {
+			cmd, args, _ = wrapCmd(cmd, args)
+		}
+		literal("command", srv.Command)
+		for _, a := range srv.Args {
+			literal("args", a)
+		}
+		t.Set("command", cmd)
+		if len(args) > 0 {
+			t.Set("args", strs(args))
+		}
+		env, vars := w.env(srv)
+		if len(env) > 0 {
+			t.Set("env", env)
+		}
+		if len(vars) > 0 {
+			t.Set("env_vars", vars)
+		}
+		if srv.Cwd != "" {
+			literal("cwd", srv.Cwd)
+			t.Set("cwd", srv.Cwd)
+		}
+		if len(srv.Headers) > 0 {
+			w.warn(&srv, "headers", "Codex sends no headers to a stdio server; headers not written")
+		}
+		if !srv.Auth.OAuth.IsZero() {
+			w.warn(&srv, "oauth", "Codex has no OAuth settings for a stdio server; oauth not written")
+		}
+	case canonical.HTTP:
+		literal("url", srv.URL)
+		t.Set("url", srv.URL)
+		bearer, hh, ehh := w.headers(srv)
+		if bearer != "" {
+			t.Set("bearer_token_env_var", bearer)
+		}
+		if len(hh) > 0 {
+			t.Set("http_headers", hh)
+		}
+		if len(ehh) > 0 {
+			t.Set("env_http_headers", ehh)
+		}
+		for field, set := range map[string]bool{"args": len(srv.Args) > 0, "env": len(srv.Env) > 0, "cwd": srv.Cwd != ""} {
+			if set {
+				w.warn(&srv, field, "Codex does not take %s for a url server; %s not written", field, field)
+			}
+		}
+	}
+	if srv.Disabled {
+		t.Set("enabled", false)
+	}
+	if srv.StartupTimeout > 0 {
+		t.Set("startup_timeout_sec", seconds(srv.StartupTimeout))
+	}
+	if srv.ToolTimeout > 0 {
+		t.Set("tool_timeout_sec", seconds(srv.ToolTimeout))
+	}
+	if len(srv.ToolsAllow) > 0 {
+		t.Set("enabled_tools", strs(srv.ToolsAllow))
+	}
+	if len(srv.ToolsDeny) > 0 {
+		t.Set("disabled_tools", strs(srv.ToolsDeny))
+	}
+	if srv.Transport == canonical.HTTP {
+		w.oauth(srv, &t)
+	}
+	w.extra(srv, &t)
+	return t
+}
+
+// env splits the environment into literal values (env) and variables Codex
+// forwards from its own environment (env_vars).
+func (w *writer) env(srv canonical.Server) (tomledit.Table, []any) {
+	sources := map[string]any{}
+	var rawVars json.RawMessage
+	if raw, ok := w.f.raw[srv.Name]["env_vars"]; ok {
+		rawVars = toJSON(raw)
+	} else if x := srv.Extra[ID]["env_vars"]; x != nil {
+		rawVars = x
+	}
+	if v, ok := fromJSON(rawVars); ok {
+		if list, ok := v.([]any); ok {
+			for _, e := range list {
+				if t, ok := e.(tomledit.Table); ok {
+					if n, ok := t.Get("name"); ok {
+						if s, ok := n.(string); ok {
+							sources[s] = t
+						}
+					}
+				}
+			}
+		}
+	}
+	var env tomledit.Table
+	var vars []any
+	seen := map[string]bool{}
+	forward := func(name string) {
+		if seen[name] {
+			return
+		}
+		seen[name] = true
+		if src, ok := sources[name]; ok {
+			vars = append(vars, src)
+			return
+		}
+		vars = append(vars, name)
+	}
+	for _, k := range sortedKeys(srv.Env) {
+		v := srv.Env[k]
+		tm := canonical.Parse(v, canonical.DialectCanonical)
+		switch {
+		case !tm.HasRefs():
+			env.Set(k, v)
+		case len(tm) == 1 && tm[0].Kind == canonical.EnvRef:
+			ref := tm[0]
+			if ref.HasDefault {
+				d := w.warn(&srv, "env."+k, "Codex has no default for a forwarded variable; the default %q is dropped", ref.Default)
+				d.Detail = "Codex forwards " + ref.Name + " only when it is set in the environment Codex runs in"
+			}
+			if ref.Name != k {
+				d := w.warn(&srv, "env."+k, "Codex cannot pass %s under the name %s; it forwards %s as is", ref.Name, k, ref.Name)
+				d.Detail = "written as env_vars = [\"" + ref.Name + "\"]: the server sees " + ref.Name + ", not " + k +
+					". Export " + k + " in the environment Codex runs in, or rename the variable"
+			}
+			forward(ref.Name)
+		default:
+			env.Set(k, v)
+			d := w.warn(&srv, "env."+k, "Codex cannot build %s from a reference; written literally", k)
+			d.Detail = "Codex expands nothing: the server receives the text " + v + ". Give " + k +
+				" its full value in the environment Codex runs in and forward it with env_vars"
+		}
+	}
+	return env, vars
+}
+
+// headers splits the headers into bearer_token_env_var, literal
+// http_headers and env_http_headers (a header whose whole value is one
+// variable).
+func (w *writer) headers(srv canonical.Server) (bearer string, hh, ehh tomledit.Table) {
+	for _, k := range sortedKeys(srv.Headers) {
+		v := srv.Headers[k]
+		tm := canonical.Parse(v, canonical.DialectCanonical)
+		if !tm.HasRefs() {
+			hh.Set(k, v)
+			continue
+		}
+		dropDefault := func(ref canonical.Segment) {
+			if ref.HasDefault {
+				w.warn(&srv, "headers."+k, "Codex has no default for a header variable; the default %q is dropped", ref.Default)
+			}
+		}
+		if strings.EqualFold(k, "Authorization") && bearer == "" && len(tm) == 2 && tm[0].Kind == canonical.Literal &&
+			strings.EqualFold(tm[0].Text, "Bearer ") && tm[1].Kind == canonical.EnvRef {
+			bearer = tm[1].Name
+			dropDefault(tm[1])
+			continue
+		}
+		var refs []canonical.Segment
+		for _, seg := range tm {
+			if seg.Kind != canonical.Literal {
+				refs = append(refs, seg)
+			}
+		}
+		if len(refs) == 1 && refs[0].Kind == canonical.EnvRef {
+			ehh.Set(k, refs[0].Name)
+			dropDefault(refs[0])
+			if len(tm) > 1 {
+				d := w.warn(&srv, "headers."+k, "Codex sends only the value of %s as header %s; the text around the reference is not sent", refs[0].Name, k)
+				d.Detail = "written as env_http_headers: put the whole header value (" + v + ") in " + refs[0].Name
+			}
+			continue
+		}
+		hh.Set(k, v)
+		d := w.warn(&srv, "headers."+k, "Codex cannot build header %s from references; written literally", k)
+		d.Detail = "Codex expands nothing: the server receives the text " + v
+	}
+	return bearer, hh, ehh
+}
+
+// oauth writes oauth = { client_id, callback_port, callback_url }, scopes and
+// oauth_resource, with the oauth keys kept in Extra.
+func (w *writer) oauth(srv canonical.Server, t *tomledit.Table) {
+	o := srv.Auth.OAuth
+	var ot tomledit.Table
+	if !o.IsZero() {
+		if o.ClientID != "" {
+			ot.Set("client_id", o.ClientID)
+		}
+		if o.CallbackPort != 0 {
+			ot.Set("callback_port", int64(o.CallbackPort))
+		}
+		if o.RedirectURI != "" {
+			ot.Set("callback_url", o.RedirectURI)
+		}
+		if o.ClientSecret != "" {
+			w.warn(&srv, "oauth.clientSecret", "Codex has no OAuth client secret setting; not written")
+		}
+		if o.AuthServerMetadataURL != "" {
+			w.warn(&srv, "oauth.authServerMetadataUrl", "Codex discovers the authorization server itself; authServerMetadataUrl not written")
+		}
+	}
+	if x := srv.Extra[ID]["oauth"]; x != nil {
+		if v, ok := fromJSON(x); ok {
+			if et, ok := v.(tomledit.Table); ok {
+				for _, f := range et {
+					if _, set := ot.Get(f.Key); !set {
+						ot.Set(f.Key, f.Value)
+					}
+				}
+			}
+		}
+	}
+	if len(ot) > 0 {
+		t.Set("oauth", ot)
+	}
+	if o.IsZero() {
+		return
+	}
+	if len(o.Scopes) > 0 {
+		t.Set("scopes", strs(o.Scopes))
+	}
+	if o.Resource != "" {
+		t.Set("oauth_resource", o.Resource)
+	}
+}
+
+// extra writes the keys the model does not know: those of want.Extra
+// ["codex"], or, when want has none, those the file already has.
+func (w *writer) extra(srv canonical.Server, t *tomledit.Table) {
+	raw := w.f.raw[srv.Name]
+	x := srv.Extra[ID]
+	if x == nil {
+		for _, k := range w.f.doc.Keys(section, srv.Name) {
+			if !knownKeys[k] {
+				t.Set(k, raw[k])
+			}
+		}
+		return
+	}
+	for _, k := range sortedKeys(x) {
+		if knownKeys[k] {
+			continue // env_vars sources and oauth keys, merged above
+		}
+		v, ok := fromJSON(x[k])
+		if !ok {
+			w.warn(&srv, k, "%s is null, which TOML cannot write; not written", k)
+			continue
+		}
+		if old, has := raw[k]; has && tomledit.Equal(old, v) {
+			v = old // keep the file's own value (a date-time, say)
+		}
+		t.Set(k, v)
+	}
+}
+
+func strs(s []string) []any {
+	out := make([]any, len(s))
+	for i, e := range s {
+		out[i] = e
+	}
+	return out
+}
+
+// seconds writes a duration as Codex's float seconds; whole seconds as an
+// integer, which Codex reads alike.
+func seconds(d time.Duration) any {
+	if d%time.Second == 0 {
+		return int64(d / time.Second)
+	}
+	return d.Seconds()
+}
