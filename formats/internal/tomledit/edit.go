@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/mcpsync/mcpsync/formats/internal/splice"
 )
 
 // An Entry is what one key of a section must hold after an edit.
@@ -81,7 +83,7 @@ func (d *Doc) EditSection(section string, want []Entry) ([]byte, error) {
 		return nil, e.err
 	}
 	e.flushInline()
-	out, err := applyPatches(e.src, e.patches)
+	out, err := e.patches.Apply(e.src)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUnverified, err)
 	}
@@ -133,7 +135,7 @@ type editor struct {
 	lay     *layout
 	section string
 	nl      string
-	patches []patch
+	patches splice.List
 	err     error
 
 	// inlineSection is `section = { ... }` at the root, when the whole

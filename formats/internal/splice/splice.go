@@ -1,0 +1,115 @@
+// Package splice applies byte-range edits to a file: replace, insert and
+// delete, checked not to overlap, so that editors of TOML and YAML files can
+// collect their changes first and write them in one pass.
+package splice
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// A Patch replaces src[Start:End] with Text; Start == End inserts.
+type Patch struct {
+	Start, End int
+	Text       string
+	seq        int
+}
+
+// A List collects patches in the order they are made.
+type List struct{ patches []Patch }
+
+func (l *List) add(p Patch) {
+	p.seq = len(l.patches)
+	l.patches = append(l.patches, p)
+}
+
+// Replace replaces src[start:end] with text.
+func (l *List) Replace(start, end int, text string) { l.add(Patch{Start: start, End: end, Text: text}) }
+
+// Delete removes src[start:end]; an empty range is ignored.
+func (l *List) Delete(start, end int) {
+	if end > start {
+		l.add(Patch{Start: start, End: end})
+	}
+}
+
+// Insert inserts text at offset at. Insertions at one offset keep the order
+// in which they were made.
+func (l *List) Insert(at int, text string) { l.add(Patch{Start: at, End: at, Text: text}) }
+
+// Len returns the number of patches.
+func (l *List) Len() int { return len(l.patches) }
+
+// Apply returns src with the patches applied. Deletions may overlap each
+// other (two definitions that share blank lines) and are merged; any other
+// overlap, or an insertion strictly inside a changed range, is an error,
+// and nothing is applied.
+func (l *List) Apply(src []byte) ([]byte, error) {
+	var dels, rest []Patch
+	for _, p := range l.patches {
+		if p.Start < 0 || p.End > len(src) || p.Start > p.End {
+			return nil, fmt.Errorf("change at bytes %d-%d is outside the file", p.Start, p.End)
+		}
+		if p.End > p.Start && p.Text == "" {
+			dels = append(dels, p)
+		} else {
+			rest = append(rest, p)
+		}
+	}
+	slices.SortFunc(dels, func(a, b Patch) int { return a.Start - b.Start })
+	var merged []Patch
+	for _, d := range dels {
+		if n := len(merged); n > 0 && d.Start <= merged[n-1].End {
+			merged[n-1].End = max(merged[n-1].End, d.End)
+			continue
+		}
+		merged = append(merged, d)
+	}
+	all := append(merged, rest...)
+	for i, a := range all {
+		for _, b := range all[i+1:] {
+			if overlaps(a, b) {
+				return nil, fmt.Errorf("two changes overlap at bytes %d-%d and %d-%d", a.Start, a.End, b.Start, b.End)
+			}
+		}
+	}
+	slices.SortStableFunc(all, func(a, b Patch) int {
+		if a.Start != b.Start {
+			return a.Start - b.Start
+		}
+		ai, bi := a.Start == a.End, b.Start == b.End
+		if ai != bi {
+			if ai {
+				return -1
+			}
+			return 1
+		}
+		return a.seq - b.seq
+	})
+	var b strings.Builder
+	b.Grow(len(src) + 256)
+	last := 0
+	for _, p := range all {
+		b.Write(src[last:p.Start])
+		b.WriteString(p.Text)
+		last = p.End
+	}
+	b.Write(src[last:])
+	return []byte(b.String()), nil
+}
+
+// overlaps reports whether two patches touch the same bytes: two ranges that
+// share a byte, or an insertion strictly inside a range.
+func overlaps(a, b Patch) bool {
+	ai, bi := a.Start == a.End, b.Start == b.End
+	switch {
+	case ai && bi:
+		return false
+	case ai:
+		return b.Start < a.Start && a.Start < b.End
+	case bi:
+		return a.Start < b.Start && b.Start < a.End
+	}
+	return a.Start < b.End && b.Start < a.End
+}
