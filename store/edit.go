@@ -1,0 +1,330 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/mcpsync/mcpsync/canonical"
+)
+
+// An edit replaces src[start:end] with text. Edits never overlap.
+type edit struct {
+	start, end int
+	text       string
+}
+
+func applyEdits(src []byte, edits []edit) []byte {
+	if len(edits) == 0 {
+		return src
+	}
+	sort.SliceStable(edits, func(i, j int) bool { return edits[i].start < edits[j].start })
+	var out bytes.Buffer
+	at := 0
+	for _, e := range edits {
+		if e.start < at { // two removals that share a blank line
+			if e.end <= at {
+				continue
+			}
+			e.start = at
+		}
+		out.Write(src[at:e.start])
+		out.WriteString(e.text)
+		at = e.end
+	}
+	out.Write(src[at:])
+	return out.Bytes()
+}
+
+// edits compares the servers now with the blocks in the file and returns the
+// smallest set of changes to the text.
+func (s *Store) edits() []edit {
+	if s.broken {
+		return nil
+	}
+	want := make(map[string]*canonical.Server, len(s.Servers.Servers))
+	for i := range s.Servers.Servers {
+		want[s.Servers.Servers[i].Name] = &s.Servers.Servers[i]
+	}
+	blocks := make([]*serverBlock, 0, len(s.blocks))
+	for _, b := range s.blocks {
+		blocks = append(blocks, b)
+	}
+	sort.Slice(blocks, func(i, j int) bool {
+		return blocks[i].syntax.TypeRange.Start.Byte < blocks[j].syntax.TypeRange.Start.Byte
+	})
+	var out []edit
+	insertAt := -1
+	for _, b := range blocks {
+		srv, keep := want[b.srv.Name]
+		if !keep {
+			out = append(out, s.removeBlock(b))
+			continue
+		}
+		out = append(out, s.editBlock(b, srv)...)
+		insertAt = lineEnd(s.src, b.syntax.CloseBraceRange.End.Byte)
+	}
+	var added []string
+	for _, srv := range s.Servers.Servers {
+		if _, had := s.blocks[srv.Name]; !had {
+			added = append(added, strings.TrimSuffix(renderServerBlock(srv), "\n"))
+		}
+	}
+	if len(added) > 0 {
+		text := strings.Join(added, "\n\n")
+		if insertAt >= 0 {
+			out = append(out, edit{insertAt, insertAt, "\n\n" + text})
+		} else {
+			n := len(s.src)
+			var sep string
+			switch {
+			case n == 0, bytes.HasSuffix(s.src, []byte("\n\n")):
+			case s.src[n-1] == '\n':
+				sep = "\n"
+			default:
+				sep = "\n\n"
+			}
+			out = append(out, edit{n, n, sep + text + "\n"})
+		}
+	}
+	return out
+}
+
+// removeBlock cuts a server block out, whole lines, with one blank line
+// around it so that no gap is left. Comments above it stay: they may speak
+// of more than this server.
+func (s *Store) removeBlock(b *serverBlock) edit {
+	start := lineStartIfBlank(s.src, b.syntax.TypeRange.Start.Byte)
+	end := lineEnd(s.src, b.syntax.CloseBraceRange.End.Byte)
+	if end < len(s.src) {
+		end++ // the newline
+	}
+	blankBefore := start == 0 || start >= 2 && s.src[start-1] == '\n' && isBlankLine(s.src, lineStart(s.src, start-1))
+	if blankBefore {
+		if next := end; next < len(s.src) && isBlankLine(s.src, next) {
+			end = min(lineEnd(s.src, next)+1, len(s.src))
+		} else if end == len(s.src) && start > 0 {
+			start = lineStart(s.src, start-1) // drop the blank line that would now end the file
+		}
+	}
+	return edit{start, end, ""}
+}
+
+// editBlock changes only the attributes and nested blocks of a server that
+// differ; the user's formatting, comments and attribute order stay.
+func (s *Store) editBlock(b *serverBlock, srv *canonical.Server) []edit {
+	old := &b.srv
+	if serversEqual(old, srv) {
+		return nil
+	}
+	blk := b.syntax
+	if blk.OpenBraceRange.Start.Line == blk.CloseBraceRange.Start.Line {
+		// a one-line block has nowhere to put a new line: rewrite it whole
+		start := lineStartIfBlank(s.src, blk.TypeRange.Start.Byte)
+		end := blk.CloseBraceRange.End.Byte
+		return []edit{{start, end, strings.TrimSuffix(renderServerBlock(*srv), "\n")}}
+	}
+	indent := s.bodyIndent(blk)
+	var out []edit
+	var inserts strings.Builder
+	for _, a := range serverAttrs {
+		attr := blk.Body.Attributes[a.name]
+		newExpr, newOK := a.render(srv, attr != nil, indent)
+		oldExpr, oldOK := a.render(old, attr != nil, indent)
+		if newOK == oldOK && newExpr == oldExpr {
+			continue
+		}
+		switch {
+		case attr != nil && !newOK:
+			out = append(out, s.removeLines(attr.SrcRange.Start.Byte, attr.SrcRange.End.Byte))
+		case attr != nil:
+			r := attr.Expr.Range()
+			out = append(out, edit{r.Start.Byte, r.End.Byte, newExpr})
+		case newOK:
+			inserts.WriteString(indent + a.name + " = " + newExpr + "\n")
+		}
+	}
+
+	if !oauthEqual(old.Auth.OAuth, srv.Auth.OAuth) {
+		text := renderOAuth(srv.Auth.OAuth, indent)
+		if nested := nestedBlocks(blk, "oauth", ""); len(nested) > 0 {
+			out = append(out, s.replaceLines(nested[0], text))
+		} else {
+			inserts.WriteString(text)
+		}
+	}
+	clients := map[string]bool{}
+	for c := range old.Extra {
+		clients[c] = true
+	}
+	for c := range srv.Extra {
+		clients[c] = true
+	}
+	for _, c := range sortedKeys(clients) {
+		if extraEqual(old.Extra[c], srv.Extra[c]) {
+			continue
+		}
+		text := renderExtra(c, srv.Extra[c], indent)
+		if nested := nestedBlocks(blk, "extra", c); len(nested) > 0 {
+			out = append(out, s.replaceLines(nested[0], text))
+		} else {
+			inserts.WriteString(text)
+		}
+	}
+	if inserts.Len() > 0 {
+		at := lineStartIfBlank(s.src, blk.CloseBraceRange.Start.Byte)
+		if at == blk.CloseBraceRange.Start.Byte && at != lineStart(s.src, at) { // "}" shares its line with content
+			out = append(out, edit{at, at, "\n" + inserts.String()})
+		} else {
+			out = append(out, edit{at, at, inserts.String()})
+		}
+	}
+	return out
+}
+
+// replaceLines swaps a nested block's lines for text (which may be empty).
+func (s *Store) replaceLines(blk *hclsyntax.Block, text string) edit {
+	e := s.removeLines(blk.TypeRange.Start.Byte, blk.CloseBraceRange.End.Byte)
+	e.text = text
+	return e
+}
+
+// removeLines deletes the lines from start to end, with a comment that
+// trails on the last line.
+func (s *Store) removeLines(start, end int) edit {
+	start = lineStartIfBlank(s.src, start)
+	end = lineEnd(s.src, end)
+	if end < len(s.src) {
+		end++
+	}
+	return edit{start, end, ""}
+}
+
+func nestedBlocks(blk *hclsyntax.Block, typ, label string) []*hclsyntax.Block {
+	var out []*hclsyntax.Block
+	for _, b := range blk.Body.Blocks {
+		if b.Type == typ && (label == "" || len(b.Labels) == 1 && b.Labels[0] == label) {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// bodyIndent is the indentation of the block's attributes, or the block's
+// own plus two spaces when it has none.
+func (s *Store) bodyIndent(blk *hclsyntax.Block) string {
+	first := -1
+	for _, a := range blk.Body.Attributes {
+		if first < 0 || a.SrcRange.Start.Byte < first {
+			first = a.SrcRange.Start.Byte
+		}
+	}
+	for _, b := range blk.Body.Blocks {
+		if first < 0 || b.TypeRange.Start.Byte < first {
+			first = b.TypeRange.Start.Byte
+		}
+	}
+	if first >= 0 && lineStartIfBlank(s.src, first) != first {
+		ls := lineStart(s.src, first)
+		return string(s.src[ls:first])
+	}
+	ls := lineStart(s.src, blk.TypeRange.Start.Byte)
+	return leadingBlanks(s.src[ls:blk.TypeRange.Start.Byte]) + "  "
+}
+
+func leadingBlanks(b []byte) string {
+	i := 0
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
+		i++
+	}
+	return string(b[:i])
+}
+
+func lineStart(src []byte, at int) int {
+	return bytes.LastIndexByte(src[:at], '\n') + 1
+}
+
+// lineStartIfBlank returns the start of at's line when only blanks precede
+// at on it, else at.
+func lineStartIfBlank(src []byte, at int) int {
+	ls := lineStart(src, at)
+	if strings.TrimLeft(string(src[ls:at]), " \t") == "" {
+		return ls
+	}
+	return at
+}
+
+// lineEnd returns the offset of the newline ending at's line (or the end of
+// the file), so a trailing comment goes with what precedes it.
+func lineEnd(src []byte, at int) int {
+	if i := bytes.IndexByte(src[at:], '\n'); i >= 0 {
+		if i > 0 && src[at+i-1] == '\r' {
+			return at + i - 1
+		}
+		return at + i
+	}
+	return len(src)
+}
+
+func isBlankLine(src []byte, at int) bool {
+	end := bytes.IndexByte(src[at:], '\n')
+	if end < 0 {
+		end = len(src) - at
+	}
+	return strings.TrimSpace(string(src[at:at+end])) == ""
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// serversEqual compares everything a store block holds, Extra of every client included.
+func serversEqual(a, b *canonical.Server) bool {
+	clients := map[string]bool{}
+	for c := range a.Extra {
+		clients[c] = true
+	}
+	for c := range b.Extra {
+		clients[c] = true
+	}
+	return canonical.Equal(*a, *b, sortedKeys(clients)...)
+}
+
+func oauthEqual(a, b *canonical.OAuth) bool {
+	if a.IsZero() || b.IsZero() {
+		return a.IsZero() && b.IsZero()
+	}
+	return reflect.DeepEqual(*a, *b)
+}
+
+func extraEqual(a, b map[string]json.RawMessage) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, va := range a {
+		vb, ok := b[k]
+		if !ok || !jsonEqual(va, vb) {
+			return false
+		}
+	}
+	return true
+}
+
+func jsonEqual(a, b json.RawMessage) bool {
+	if bytes.Equal(a, b) {
+		return true
+	}
+	var va, vb any
+	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
+		return false
+	}
+	return reflect.DeepEqual(va, vb)
+}

@@ -1,0 +1,236 @@
+package store
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/atomicfile"
+	"github.com/mcpsync/mcpsync/internal/xdg"
+)
+
+// FileName is the store's file name in every scope.
+const FileName = "mcpsync.hcl"
+
+// Store is one mcpsync.hcl: the servers it holds and the rules that say
+// which client gets which.
+//
+// Change servers with Put and Remove (or by editing Servers directly):
+// Bytes computes the edited file from the bytes as loaded and the servers
+// as they are now, so that only what changed is rewritten.
+type Store struct {
+	Path  string
+	Scope canonical.Scope
+	// Exists says whether the file was there when it was loaded.
+	Exists bool
+
+	Servers canonical.Set
+	// Clients holds the client "NAME" rules, by client id.
+	Clients map[string]ClientRule
+	// Resolvers and Sources are parsed and exposed for the GitHub resolver
+	// and team sources; the store only keeps them.
+	Resolvers []Resolver
+	Sources   []Source
+
+	src    []byte
+	blocks map[string]*serverBlock // servers as they are in src
+	broken bool                    // src did not parse; nothing may be written
+}
+
+// ClientRule is a client "NAME" block: which servers that client gets. With
+// Include, only those; then Exclude removes some. No rule: every server.
+type ClientRule struct {
+	Include []string      `json:"include,omitempty"`
+	Exclude []string      `json:"exclude,omitempty"`
+	Pos     canonical.Pos `json:"pos,omitzero"`
+}
+
+// Resolver is a resolver "NAME" block: an external command the GitHub
+// resolver may ask to turn a repository into a server entry.
+type Resolver struct {
+	Name    string        `json:"name"`
+	Command []string      `json:"command"`
+	Timeout time.Duration `json:"timeout,omitempty"`
+	Pos     canonical.Pos `json:"pos,omitzero"`
+}
+
+// Source is a source "NAME" block: a git repository holding a team's servers.
+type Source struct {
+	Name string        `json:"name"`
+	Git  string        `json:"git"`
+	Ref  string        `json:"ref,omitempty"`
+	Path string        `json:"path,omitempty"`
+	Pos  canonical.Pos `json:"pos,omitzero"`
+}
+
+// Allows reports whether client gets server under the client rules.
+func (s *Store) Allows(client, server string) bool {
+	rule, ok := s.Clients[client]
+	if !ok {
+		return true
+	}
+	if len(rule.Include) > 0 && !slices.Contains(rule.Include, server) {
+		return false
+	}
+	return !slices.Contains(rule.Exclude, server)
+}
+
+// Load reads the store at path. A missing file is an empty store with Path
+// set and no diagnostic; it is created by the first Save.
+func Load(path string) (*Store, canonical.Diagnostics) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return newStore(path), nil
+	}
+	if err != nil {
+		d := canonical.Errorf("cannot read the store: %v", err)
+		d.Detail = "check the file's permissions, or choose another store with --store"
+		s := newStore(path)
+		s.broken = true
+		return s, canonical.Diagnostics{d.At(canonical.Pos{File: path})}
+	}
+	s, ds := Parse(path, data)
+	s.Exists = true
+	return s, ds
+}
+
+func newStore(path string) *Store {
+	return &Store{Path: path, Scope: canonical.ScopeUser, Clients: map[string]ClientRule{}, blocks: map[string]*serverBlock{}}
+}
+
+// Parse reads a store from src; filename is used in diagnostics. Every
+// problem is reported with file:line:col, not only the first.
+func Parse(filename string, src []byte) (*Store, canonical.Diagnostics) {
+	s := newStore(filename)
+	s.src = src
+	ds := decodeFile(s, src)
+	s.broken = ds.HasErrors()
+	return s, ds
+}
+
+// Put adds srv, or replaces the server of the same name. Putting a server
+// equal to the one stored changes nothing.
+func (s *Store) Put(srv canonical.Server) {
+	srv = srv.Clone()
+	srv.Normalize()
+	if old, ok := s.Servers.Get(srv.Name); ok {
+		srv.Origin = old.Origin
+	}
+	s.Servers.Put(srv)
+}
+
+// Remove deletes the named server and reports whether it was there.
+func (s *Store) Remove(name string) bool { return s.Servers.Remove(name) }
+
+// Bytes returns the file with the servers as they are now: blocks of
+// unchanged servers, comments, blank lines and every other byte stay as
+// loaded; a changed server is edited attribute by attribute; a removed one
+// is cut out; new ones are added after the last server block.
+func (s *Store) Bytes() []byte {
+	return applyEdits(s.src, s.edits())
+}
+
+// Changed reports whether Bytes differs from the file as loaded.
+func (s *Store) Changed() bool { return !bytes.Equal(s.Bytes(), s.src) }
+
+// Save writes Bytes to Path atomically (0600 for a new file, since a store
+// may reference secrets; an existing file keeps its mode), unless nothing
+// changed. It refuses to write over a store that did not load cleanly.
+func (s *Store) Save() error {
+	if s.broken {
+		return fmt.Errorf("%s: the store has errors; fix them before changing it", s.Path)
+	}
+	data := s.Bytes()
+	if bytes.Equal(data, s.src) && (s.Exists || len(data) == 0) {
+		return nil
+	}
+	if err := atomicfile.WriteFile(s.Path, data, 0o600); err != nil {
+		return fmt.Errorf("%s: cannot write the store: %w", s.Path, err)
+	}
+	fresh, ds := Parse(s.Path, data)
+	if ds.HasErrors() {
+		// Bytes only writes what Parse reads; reaching this is a bug.
+		return fmt.Errorf("%s: the written store does not read back: %w", s.Path, ds.Err())
+	}
+	fresh.Scope, fresh.Exists = s.Scope, true
+	*s = *fresh
+	return nil
+}
+
+// Locate finds the store to use. explicit (--store) wins; it is taken
+// relative to cwd. Otherwise the user store is $XDG_CONFIG_HOME/mcpsync/
+// mcpsync.hcl, and the project store is the mcpsync.hcl found walking up
+// from cwd, or else the one at the repository root (the directory holding
+// .git), or else cwd's.
+func Locate(cwd string, dirs xdg.Dirs, explicit string, scope canonical.Scope) (string, canonical.Scope) {
+	if scope == "" {
+		scope = canonical.ScopeUser
+	}
+	if explicit != "" {
+		if !filepath.IsAbs(explicit) {
+			explicit = filepath.Join(cwd, explicit)
+		}
+		return filepath.Clean(explicit), scope
+	}
+	if scope != canonical.ScopeProject {
+		return filepath.Join(dirs.Config, FileName), canonical.ScopeUser
+	}
+	return filepath.Join(ProjectRoot(cwd), FileName), canonical.ScopeProject
+}
+
+// ProjectRoot walks up from dir to the first directory holding mcpsync.hcl
+// or .git, and returns dir itself when there is none.
+func ProjectRoot(dir string) string {
+	dir = filepath.Clean(dir)
+	for d := dir; ; {
+		for _, marker := range []string{FileName, ".git"} {
+			if _, err := os.Stat(filepath.Join(d, marker)); err == nil {
+				return d
+			}
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
+}
+
+// Suggest returns the candidate closest to name, when it is close enough to
+// be a typo, else "".
+func Suggest(name string, candidates []string) string {
+	best, bestD := "", len(name)/3+2
+	for _, c := range candidates {
+		if d := levenshtein(strings.ToLower(name), strings.ToLower(c)); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+func levenshtein(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
