@@ -471,4 +471,3 @@ func formatDuration(d time.Duration) string {
 	}
 	return s
 }
-
