@@ -1,0 +1,448 @@
+package probe
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpsync/mcpsync/canonical"
+)
+
+// Defaults used where Options leave a field zero.
+const (
+	DefaultTimeout  = 30 * time.Second
+	DefaultParallel = 8
+	// DefaultDiscoverTimeout bounds the server/discover request mcp-go sends
+	// first (protocol 2026-07-28). A server that answers unknown methods
+	// with an error falls back to initialize at once; one that ignores them
+	// would otherwise cost mcp-go's 5 s default. Measured in
+	// BenchmarkDiscoverSilentServer.
+	DefaultDiscoverTimeout = 500 * time.Millisecond
+	DefaultBackoff         = 250 * time.Millisecond
+	DefaultMaxBackoff      = 2 * time.Second
+)
+
+// Options control a probe run. The zero value is usable.
+type Options struct {
+	// Timeout is the deadline per server, covering every attempt; a
+	// server's own StartupTimeout wins. Zero means DefaultTimeout.
+	Timeout time.Duration
+	// Parallel bounds how many servers are probed at once. Zero means DefaultParallel.
+	Parallel int
+	// Retries is how many more times a remote server is tried after a
+	// transient failure (connection refused, 5xx, 429), with exponential
+	// backoff from Backoff (zero: DefaultBackoff) capped at MaxBackoff
+	// (zero: DefaultMaxBackoff). stdio servers are tried once.
+	Retries    int
+	Backoff    time.Duration
+	MaxBackoff time.Duration
+	// RequireTools maps a server name to tools it must offer; a server
+	// lacking one is Degraded.
+	RequireTools map[string][]string
+	// ProjectDir is the project root: stdio servers run there, a relative
+	// cwd is resolved against it and a cwd outside it is refused;
+	// ${workspaceFolder} expands to it.
+	ProjectDir string
+	// Getenv answers references; nil reads the process environment.
+	Getenv func(string) (string, bool)
+	// Home expands ${userHome}.
+	Home string
+	// Transports, when not empty, are the only transports probed; other
+	// servers are Skipped.
+	Transports []canonical.Transport
+	// Progress, when set, is called after each server finishes, one call at
+	// a time, with the number finished so far.
+	Progress func(done, total int, r Result)
+	// ClientVersion is sent as clientInfo.version in initialize.
+	ClientVersion string
+	// DiscoverTimeout bounds the modern server/discover request before the
+	// probe falls back to initialize. Zero means DefaultDiscoverTimeout; a
+	// negative value skips discovery and speaks the initialize handshake
+	// only (protocol 2025-11-25 and earlier).
+	DiscoverTimeout time.Duration
+}
+
+func (o Options) withDefaults() Options {
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.Parallel <= 0 {
+		o.Parallel = DefaultParallel
+	}
+	if o.Retries < 0 {
+		o.Retries = 0
+	}
+	if o.Backoff <= 0 {
+		o.Backoff = DefaultBackoff
+	}
+	if o.MaxBackoff <= 0 {
+		o.MaxBackoff = DefaultMaxBackoff
+	}
+	if o.Getenv == nil {
+		o.Getenv = os.LookupEnv
+	}
+	if o.DiscoverTimeout == 0 {
+		o.DiscoverTimeout = DefaultDiscoverTimeout
+	}
+	if o.ClientVersion == "" {
+		o.ClientVersion = "dev"
+	}
+	return o
+}
+
+// Run probes every server, at most Options.Parallel at once, and returns
+// the results in the order given. It never fails as a whole: each server's
+// problem is in its Result. Cancelling ctx ends the run early; servers not
+// finished are Failed with category Canceled.
+func Run(ctx context.Context, servers []canonical.Server, opts Options) Report {
+	start := time.Now()
+	opts = opts.withDefaults()
+	results := make([]Result, len(servers))
+	sem := make(chan struct{}, opts.Parallel)
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		done int
+	)
+	for i := range servers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			select {
+			case sem <- struct{}{}:
+				results[i] = One(ctx, servers[i], opts)
+				<-sem
+			case <-ctx.Done():
+				results[i] = canceled(servers[i])
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			done++
+			if opts.Progress != nil {
+				opts.Progress(done, len(servers), results[i])
+			}
+		}()
+	}
+	wg.Wait()
+	return Report{SchemaVersion: SchemaVersion, Results: results, Summary: summarize(results), Elapsed: time.Since(start)}
+}
+
+func canceled(s canonical.Server) Result {
+	return Result{Server: s.Name, State: Failed, Transport: s.Transport, Origin: s.Origin.String(),
+		Category: Canceled, Message: "the run was interrupted before this server was probed"}
+}
+
+// One probes a single server: start or connect, initialize, list tools,
+// and shut it down, within the server's deadline. A resolver can call it to
+// verify an entry before storing it.
+func One(ctx context.Context, s canonical.Server, opts Options) Result {
+	opts = opts.withDefaults()
+	s = s.Clone()
+	s.Normalize()
+	res := Result{Server: s.Name, Transport: s.Transport, Origin: s.Origin.String()}
+	switch {
+	case s.Disabled:
+		res.State, res.Category, res.Message = Skipped, Disabled, "disabled in its configuration"
+		return res
+	case len(opts.Transports) > 0 && !slices.Contains(opts.Transports, s.Transport):
+		res.State, res.Category, res.Message = Skipped, TransportExcluded, fmt.Sprintf("%s servers are excluded from this run", s.Transport)
+		return res
+	}
+	sp, fail := prepare(s, opts)
+	res.Target = sp.target
+	if fail != nil {
+		fail.Server, fail.Transport, fail.Origin, fail.Target = res.Server, res.Transport, res.Origin, res.Target
+		return *fail
+	}
+	if err := ctx.Err(); err != nil {
+		return canceled(s)
+	}
+
+	ctx, cancel := context.WithTimeout(ctx, sp.timeout)
+	defer cancel()
+	attempts := 1
+	if s.Transport.IsRemote() {
+		attempts += opts.Retries
+	}
+	var out outcome
+	backoff := opts.Backoff
+	for n := range attempts {
+		var waited time.Duration
+		if n > 0 {
+			if dl, ok := ctx.Deadline(); ok && time.Until(dl) <= backoff {
+				break // no time left for another try to mean anything
+			}
+			select {
+			case <-time.After(backoff):
+			case <-ctx.Done():
+			}
+			waited = backoff
+			backoff = min(2*backoff, opts.MaxBackoff)
+		}
+		if ctx.Err() != nil && n > 0 {
+			break
+		}
+		if s.Transport == canonical.Stdio {
+			out = probeStdio(ctx, sp, opts)
+		} else {
+			out = probeRemote(ctx, sp, opts)
+		}
+		out.attempt.Backoff = waited
+		res.Attempts = append(res.Attempts, out.attempt)
+		if out.ok || !out.transient {
+			break
+		}
+	}
+	if ctx.Err() != nil && errors.Is(context.Cause(ctx), context.Canceled) && !out.ok {
+		out.attempt.Category, out.attempt.Message, out.hint = Canceled, "the run was interrupted", ""
+	}
+
+	res.Latency = out.attempt.Latency
+	res.Protocol = out.protocol
+	res.ServerInfo = out.info
+	res.Tools = out.tools
+	res.HTTPStatus = out.attempt.HTTPStatus
+	if !out.ok {
+		res.State = Failed
+		res.Category, res.Message, res.Hint = out.attempt.Category, out.attempt.Message, out.hint
+		res.ExitCode, res.StderrTail = out.exitCode, out.stderr
+	} else {
+		res.State = Ready
+		if missing := missingTools(out.tools, opts.RequireTools[s.Name]); len(missing) > 0 {
+			res.State, res.Category, res.MissingTools = Degraded, MissingRequiredTools, missing
+			res.Message = fmt.Sprintf("required tool%s missing: %s", plural(len(missing)), joinQuoted(missing))
+			res.Hint = "the server offers " + orNone(joinQuoted(out.tools)) + "; check its version, or what the run requires"
+		}
+	}
+	res.Message, res.Hint = sp.scrub.scrub(res.Message), sp.scrub.scrub(res.Hint)
+	res.StderrTail = sp.scrub.scrubAll(res.StderrTail)
+	for i := range res.Attempts {
+		res.Attempts[i].Message = sp.scrub.scrub(res.Attempts[i].Message)
+	}
+	return res
+}
+
+// outcome is one attempt's result before it becomes a Result.
+type outcome struct {
+	attempt   Attempt
+	ok        bool
+	transient bool
+	hint      string
+	protocol  string
+	info      *ServerInfo
+	tools     []string
+	exitCode  *int
+	stderr    []string
+}
+
+// failure is a classified problem.
+type failure struct {
+	cat       Category
+	msg, hint string
+	status    int
+	transient bool
+}
+
+func (o *outcome) fail(f failure) {
+	o.attempt.Category, o.attempt.Message, o.attempt.HTTPStatus = f.cat, f.msg, f.status
+	o.hint, o.transient = f.hint, f.transient
+}
+
+var discardLogger = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+func clientOptions(opts Options) []client.ClientOption {
+	if opts.DiscoverTimeout < 0 {
+		return []client.ClientOption{client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION)}
+	}
+	return []client.ClientOption{client.WithDiscoverTimeout(opts.DiscoverTimeout)}
+}
+
+// handshake runs initialize and tools/list. stage names the step that failed.
+func handshake(ctx context.Context, c *client.Client, opts Options, out *outcome) (stage string, err error) {
+	req := mcp.InitializeRequest{}
+	req.Params.ClientInfo = mcp.Implementation{Name: "mcpsync-probe", Version: opts.ClientVersion}
+	init, err := c.Initialize(ctx, req)
+	if err != nil {
+		return "initialize", err
+	}
+	out.protocol = init.ProtocolVersion
+	if out.protocol == "" {
+		out.protocol = c.ProtocolVersion()
+	}
+	if init.ServerInfo.Name != "" || init.ServerInfo.Version != "" {
+		out.info = &ServerInfo{Name: init.ServerInfo.Name, Version: init.ServerInfo.Version}
+	}
+	list, err := c.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil {
+		// A server without tools may rightly not implement tools/list.
+		if init.Capabilities.Tools == nil && isMethodNotFound(err) {
+			out.tools = []string{}
+			return "", nil
+		}
+		return "tools/list", err
+	}
+	out.tools = make([]string, 0, len(list.Tools))
+	for _, t := range list.Tools {
+		out.tools = append(out.tools, t.Name)
+	}
+	return "", nil
+}
+
+func isMethodNotFound(err error) bool { return errors.Is(err, mcp.ErrMethodNotFound) }
+
+// probeStdio starts the server in its own process group, talks to it, and
+// leaves nothing of it running.
+func probeStdio(ctx context.Context, sp *spec, opts Options) outcome {
+	var out outcome
+	tail := &tailWriter{}
+	p := &process{}
+	// runCtx is the server's life: cancelling it kills the whole group.
+	runCtx, kill := context.WithCancel(ctx)
+	defer kill()
+	t := transport.NewStdioWithOptions(sp.command, sp.env, sp.args,
+		transport.WithCommandFunc(p.commandFunc(sp.dir, tail)), transport.WithCommandLogger(discardLogger))
+	c := client.NewClient(t, clientOptions(opts)...)
+	start := time.Now()
+	if err := c.Start(runCtx); err != nil {
+		out.attempt.Latency = time.Since(start)
+		cat, msg, hint := startFailure(err, sp.command)
+		out.fail(failure{cat: cat, msg: msg, hint: hint})
+		return out
+	}
+	stage, err := handshake(runCtx, c, opts, &out)
+	out.attempt.Latency = time.Since(start)
+	timedOut := ctx.Err() != nil
+	p.shutdown(c, kill)
+	if err == nil {
+		out.ok = true
+		return out
+	}
+	out.stderr = tail.Lines()
+	exited, code, how := p.exitState()
+	switch {
+	case timedOut:
+		msg := fmt.Sprintf("no answer to %s within %s; the server's process group was killed", stage, sp.timeout)
+		out.fail(failure{cat: InitTimeout, msg: msg,
+			hint: "raise --timeout (a first npx/uvx run downloads packages), or set the server's startup timeout in its config"})
+	case errors.Is(err, transport.ErrTransportClosed) && exited:
+		// The server closed stdout before the probe was done: it ended by itself.
+		out.exitCode = code
+		hint := "run the command by hand to see its whole output"
+		if len(out.stderr) > 0 {
+			hint = "its last stderr lines are shown; " + hint
+		}
+		out.fail(failure{cat: Exited, msg: fmt.Sprintf("the server %s before answering %s", how, stage), hint: hint})
+	case errors.Is(err, transport.ErrTransportClosed):
+		out.fail(failure{cat: ProtocolError, msg: "the server closed its output during " + stage + " but kept running",
+			hint: "a stdio server must keep stdout open and write only JSON-RPC messages to it"})
+	default:
+		out.fail(failure{cat: ProtocolError, msg: fmt.Sprintf("%s: %v", stage, err),
+			hint: "the server did not answer as an MCP server should; its last stderr lines may say why"})
+	}
+	return out
+}
+
+// probeRemote connects over streamable HTTP or SSE.
+func probeRemote(ctx context.Context, sp *spec, opts Options) outcome {
+	var out outcome
+	base := http.DefaultTransport.(*http.Transport).Clone()
+	defer base.CloseIdleConnections()
+	rec := &recorder{base: base}
+	hc := &http.Client{Transport: rec}
+	var (
+		t   transport.Interface
+		err error
+	)
+	if sp.transport == "sse" {
+		t, err = transport.NewSSE(sp.url, transport.WithHeaders(sp.headers), transport.WithHTTPClient(hc),
+			transport.WithSSELogger(discardLogger))
+	} else {
+		t, err = transport.NewStreamableHTTP(sp.url, transport.WithHTTPHeaders(sp.headers), transport.WithHTTPBasicClient(hc),
+			transport.WithHTTPLogger(discardLogger))
+	}
+	if err != nil {
+		out.fail(failure{cat: InvalidConfig, msg: fmt.Sprintf("url: %v", err), hint: "fix the server's url"})
+		return out
+	}
+	c := client.NewClient(t, clientOptions(opts)...)
+	// The connection lives in connCtx, so that closing it at the end
+	// cannot outlive the probe.
+	connCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	start := time.Now()
+	stage := "connect"
+	err = c.Start(connCtx)
+	if err == nil {
+		stage, err = handshake(connCtx, c, opts, &out)
+	}
+	out.attempt.Latency = time.Since(start)
+	timedOut := ctx.Err() != nil
+	closeRemote(c, cancel)
+	if err == nil {
+		out.ok = true
+		return out
+	}
+	out.fail(remoteFailure(err, rec, sp, stage, timedOut))
+	return out
+}
+
+// closeRemote closes the session (streamable HTTP sends a DELETE), giving
+// it closeGrace before the connection is cut.
+func closeRemote(c *client.Client, cancel context.CancelFunc) {
+	done := make(chan struct{})
+	go func() {
+		_ = c.Close()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(closeGrace):
+		cancel()
+		<-done
+	}
+}
+
+func missingTools(have, want []string) []string {
+	var out []string
+	for _, w := range want {
+		if !slices.Contains(have, w) && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func joinQuoted(s []string) string {
+	out := ""
+	for i, x := range s {
+		if i > 0 {
+			out += ", "
+		}
+		out += x
+	}
+	return out
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "no tools"
+	}
+	return s
+}
