@@ -123,12 +123,12 @@ func (d *Doc) Set(path []string, v any) error {
 			return nil, err
 		}
 		if i < len(path)-1 { // create the missing objects below parent
-			return d.appendSplices(parent, []Field{{path[i], nest(path[i+1:], v)}})
+			return d.appendSplices(parent, memberRenderer([]Field{{path[i], nest(path[i+1:], v)}}))
 		}
 		if mi := parent.memberIndex(path[i]); mi >= 0 {
 			return d.replaceSplices(parent, mi, v)
 		}
-		return d.appendSplices(parent, []Field{{path[i], v}})
+		return d.appendSplices(parent, memberRenderer([]Field{{path[i], v}}))
 	})
 }
 
@@ -151,14 +151,14 @@ func (d *Doc) Append(path []string, fields ...Field) error {
 			return nil, err
 		}
 		if i < len(path) {
-			return d.appendSplices(parent, []Field{{path[i], nest(path[i+1:], Object(fields))}})
+			return d.appendSplices(parent, memberRenderer([]Field{{path[i], nest(path[i+1:], Object(fields))}}))
 		}
 		for _, f := range fields {
 			if parent.memberIndex(f.Key) >= 0 {
 				return nil, fmt.Errorf("jsonedit: %q is already there; use Set to replace it", f.Key)
 			}
 		}
-		return d.appendSplices(parent, fields)
+		return d.appendSplices(parent, memberRenderer(fields))
 	})
 }
 
@@ -182,6 +182,35 @@ func (d *Doc) Delete(path []string) (bool, error) {
 		}
 		found = true
 		return d.deleteSplices(parent, mi), nil
+	})
+	return found, err
+}
+
+// AppendElements adds values after the last element of the array at path.
+func (d *Doc) AppendElements(path []string, values ...any) error {
+	if len(values) == 0 {
+		return nil
+	}
+	return d.edit(func() ([]splice, error) {
+		arr := d.Find(path...)
+		if arr.Kind() != KindArray {
+			return nil, fmt.Errorf("jsonedit: %q is %s %s, not an array", strings.Join(path, "."), article(arr.Kind()), arr.Kind())
+		}
+		return d.appendSplices(arr, elementRenderer(values))
+	})
+}
+
+// DeleteElement removes element i of the array at path with its comma and
+// the rest of its line. It reports whether the element was there.
+func (d *Doc) DeleteElement(path []string, i int) (bool, error) {
+	found := false
+	err := d.edit(func() ([]splice, error) {
+		arr := d.Find(path...)
+		found = arr.Kind() == KindArray && i >= 0 && i < arr.Len()
+		if !found {
+			return nil, nil
+		}
+		return d.deleteSplices(arr, i), nil
 	})
 	return found, err
 }
@@ -249,26 +278,65 @@ func (d *Doc) createRootObject(o Object) ([]splice, error) {
 	return []splice{{d.off + len(trimmed), len(d.src), text}}, nil
 }
 
-// layoutAt returns the layout for a value written inside obj: on one line
-// when obj is written on one line, else one member per line.
-func (d *Doc) layoutAt(obj Node, lineOf int) layout {
+// item is a member of an object or an element of an array, by offsets in
+// the text.
+type item struct {
+	start    int          // the first byte: the member's name, or the element
+	valueEnd int          // just after the value
+	before   hujson.Extra // blanks and comments before start
+	after    hujson.Extra // between the value and its comma; non-nil on the last item means a trailing comma
+	colon    string       // a member's spacing around its colon, when it is only blanks
+}
+
+// items lists the members of an object or the elements of an array.
+func (d *Doc) items(n Node) []item {
+	switch c := n.value().(type) {
+	case *hujson.Object:
+		out := make([]item, len(c.Members))
+		for i := range c.Members {
+			m := &c.Members[i]
+			out[i] = item{start: d.off + m.Name.StartOffset, valueEnd: d.off + m.Value.EndOffset,
+				before: m.Name.BeforeExtra, after: m.Value.AfterExtra,
+				colon: ":" + spaces(m.Name.AfterExtra) + spaces(m.Value.BeforeExtra)}
+		}
+		return out
+	case *hujson.Array:
+		out := make([]item, len(c.Elements))
+		for i := range c.Elements {
+			v := &c.Elements[i]
+			out[i] = item{start: d.off + v.StartOffset, valueEnd: d.off + v.EndOffset, before: v.BeforeExtra, after: v.AfterExtra}
+		}
+		return out
+	}
+	return nil
+}
+
+func (it item) comma() int { return it.valueEnd + len(it.after) }
+
+// layoutAt returns the layout for a value written inside a container: on
+// one line when the container is written on one line, else one item per
+// line, indented like the line holding offset lineOf.
+func (d *Doc) layoutAt(container Node, items []item, lineOf int) layout {
 	l := layout{
-		multiline: d.isMultiline(obj),
+		multiline: bytes.IndexByte(d.src, '\n') >= 0,
 		indent:    d.lineIndent(lineOf),
 		unit:      d.style.Indent,
 		nl:        d.style.Newline,
 		colon:     d.colon,
 		comma:     "," + strings.TrimPrefix(d.colon, ":"),
 	}
-	if o, ok := obj.value().(*hujson.Object); ok && len(o.Members) > 0 {
-		last := o.Members[len(o.Members)-1]
-		l.colon = ":" + spaces(last.Name.AfterExtra) + spaces(last.Value.BeforeExtra)
-		if !l.multiline {
-			if len(o.Members) > 1 {
-				l.comma = "," + spaces(last.Name.BeforeExtra)
-			} else {
-				l.comma = "," + spaces(o.Members[0].Name.BeforeExtra)
-			}
+	if len(items) == 0 {
+		return l
+	}
+	l.multiline = bytes.IndexByte(items[0].before, '\n') >= 0
+	last := items[len(items)-1]
+	if container.Kind() == KindObject {
+		l.colon = last.colon
+	}
+	if !l.multiline {
+		l.comma = "," + spaces(last.before)
+		if len(items) == 1 {
+			l.comma = "," + spaces(items[0].before)
 		}
 	}
 	return l
@@ -282,20 +350,6 @@ func spaces(e hujson.Extra) string {
 		}
 	}
 	return string(e)
-}
-
-// isMultiline reports whether an object puts its members on their own
-// lines. An empty object follows the document.
-func (d *Doc) isMultiline(obj Node) bool {
-	o, ok := obj.value().(*hujson.Object)
-	if !ok {
-		return true
-	}
-	if len(o.Members) == 0 {
-		return bytes.IndexByte(d.src, '\n') >= 0
-	}
-	first := o.Members[0].Name
-	return bytes.IndexByte(first.BeforeExtra, '\n') >= 0
 }
 
 // lineIndent returns the blanks that start the line holding offset.
@@ -353,17 +407,11 @@ func (d *Doc) lineEnd(offset int) (int, bool) {
 	return offset, false
 }
 
-// commaAfter returns the offset of the comma after member i of o.
-func (d *Doc) commaAfter(o *hujson.Object, i int) int {
-	v := &o.Members[i].Value
-	return d.off + v.EndOffset + len(v.AfterExtra)
-}
-
 func (d *Doc) replaceSplices(obj Node, mi int, v any) ([]splice, error) {
 	o := obj.value().(*hujson.Object)
 	m := &o.Members[mi]
 	start, end := d.off+m.Value.StartOffset, d.off+m.Value.EndOffset
-	l := d.layoutAt(obj, d.off+m.Name.StartOffset)
+	l := d.layoutAt(obj, d.items(obj), d.off+m.Name.StartOffset)
 	old := d.src[start:end]
 	switch k := m.Value.Value.Kind(); {
 	case (k == '{' || k == '[') && (Node{d: d, v: &m.Value}).Len() > 0:
@@ -388,28 +436,28 @@ func (d *Doc) replaceSplices(obj Node, mi int, v any) ([]splice, error) {
 	return []splice{{start, end, b.String()}}, nil
 }
 
-func (d *Doc) appendSplices(obj Node, fields []Field) ([]splice, error) {
-	o := obj.value().(*hujson.Object)
-	open, closing := obj.Offset(), obj.End()-1
-	if len(o.Members) == 0 {
-		return d.appendToEmpty(obj, open, closing, fields)
+// appendSplices adds items after the last item of a container; renderItems
+// renders them for the layout they go in (whose indent is the items' own).
+func (d *Doc) appendSplices(container Node, renderItems func(layout) ([]string, error)) ([]splice, error) {
+	items := d.items(container)
+	open, closing := container.Offset(), container.End()-1
+	if len(items) == 0 {
+		return d.appendToEmpty(container, open, closing, renderItems)
 	}
-	lastIdx := len(o.Members) - 1
-	last := &o.Members[lastIdx]
-	trailing := last.Value.AfterExtra != nil
-	l := d.layoutAt(obj, d.off+last.Name.StartOffset)
-	valueEnd := d.off + last.Value.EndOffset
-	anchor := valueEnd
+	last := items[len(items)-1]
+	trailing := last.after != nil
+	l := d.layoutAt(container, items, last.start)
+	anchor := last.valueEnd
 	if trailing {
-		anchor = d.commaAfter(o, lastIdx) + 1
+		anchor = last.comma() + 1
 	}
-	members, err := renderMembers(fields, l)
+	texts, err := renderItems(l)
 	if err != nil {
 		return nil, err
 	}
 	var ss []splice
 	if !trailing {
-		ss = append(ss, splice{valueEnd, valueEnd, ","})
+		ss = append(ss, splice{last.valueEnd, last.valueEnd, ","})
 	}
 	end := ""
 	if trailing {
@@ -417,45 +465,41 @@ func (d *Doc) appendSplices(obj Node, fields []Field) ([]splice, error) {
 	}
 	if !l.multiline {
 		sep := strings.TrimPrefix(l.comma, ",")
-		text := sep + strings.Join(members, ","+sep) + end
-		return append(ss, splice{anchor, anchor, text}), nil
+		return append(ss, splice{anchor, anchor, sep + strings.Join(texts, ","+sep) + end}), nil
 	}
 	if at, ok := d.lineEnd(anchor); ok {
 		var b strings.Builder
-		for i, m := range members {
+		for i, t := range texts {
 			b.WriteString(l.indent)
-			b.WriteString(m)
-			if i < len(members)-1 {
+			b.WriteString(t)
+			if i < len(texts)-1 {
 				b.WriteByte(',')
 			} else {
 				b.WriteString(end)
 			}
 			b.WriteString(l.nl)
 		}
-		if at == len(d.src) && d.src[at-1] != '\n' { // a line comment ends the text
-			return append(ss, splice{at, at, l.nl + strings.TrimSuffix(b.String(), l.nl)}), nil
-		}
 		return append(ss, splice{at, at, b.String()}), nil
 	}
-	// Something else follows on the line (the closing brace): break the line here.
-	text := l.nl + l.indent + strings.Join(members, ","+l.nl+l.indent) + end
+	// Something else follows on the line (the closing bracket): break the line here.
+	text := l.nl + l.indent + strings.Join(texts, ","+l.nl+l.indent) + end
 	return append(ss, splice{anchor, anchor, text}), nil
 }
 
-// appendToEmpty adds members to {} or {\n} or { /* comment */ }.
-func (d *Doc) appendToEmpty(obj Node, open, closing int, fields []Field) ([]splice, error) {
-	l := d.layoutAt(obj, open)
+// appendToEmpty adds items to {} or [] or {\n} or { /* comment */ }.
+func (d *Doc) appendToEmpty(container Node, open, closing int, renderItems func(layout) ([]string, error)) ([]splice, error) {
+	l := d.layoutAt(container, nil, open)
 	outer := l.indent
 	l.indent += l.unit
-	members, err := renderMembers(fields, l)
+	texts, err := renderItems(l)
 	if err != nil {
 		return nil, err
 	}
 	inner := d.src[open+1 : closing]
 	if !l.multiline {
-		return []splice{{closing, closing, strings.Join(members, l.comma)}}, nil
+		return []splice{{closing, closing, strings.Join(texts, l.comma)}}, nil
 	}
-	body := l.indent + strings.Join(members, ","+l.nl+l.indent)
+	body := l.indent + strings.Join(texts, ","+l.nl+l.indent)
 	if at, ok := d.lineEnd(open + 1); ok && at <= closing {
 		return []splice{{at, at, body + l.nl}}, nil
 	}
@@ -465,45 +509,61 @@ func (d *Doc) appendToEmpty(obj Node, open, closing int, fields []Field) ([]spli
 	return []splice{{closing, closing, l.nl + body + l.nl + outer}}, nil
 }
 
-// renderMembers renders each field as `"name": value` in layout l, whose
-// indent is the indentation of the members' lines.
-func renderMembers(fields []Field, l layout) ([]string, error) {
-	out := make([]string, len(fields))
-	for i, f := range fields {
-		var b strings.Builder
-		writeString(&b, f.Key)
-		b.WriteString(l.colon)
-		if err := render(&b, f.Value, l); err != nil {
-			return nil, err
+// memberRenderer renders each field as `"name": value`.
+func memberRenderer(fields []Field) func(layout) ([]string, error) {
+	return func(l layout) ([]string, error) {
+		out := make([]string, len(fields))
+		for i, f := range fields {
+			var b strings.Builder
+			writeString(&b, f.Key)
+			b.WriteString(l.colon)
+			if err := render(&b, f.Value, l); err != nil {
+				return nil, err
+			}
+			out[i] = b.String()
 		}
-		out[i] = b.String()
+		return out, nil
 	}
-	return out, nil
 }
 
-func (d *Doc) deleteSplices(obj Node, mi int) []splice {
-	o := obj.value().(*hujson.Object)
-	m := &o.Members[mi]
-	n := len(o.Members)
-	nameStart := d.off + m.Name.StartOffset
-	valueEnd := d.off + m.Value.EndOffset
-	trailing := o.Members[n-1].Value.AfterExtra != nil
-	hasComma := mi < n-1 || trailing
-	open, closing := obj.Offset(), obj.End()-1
+// elementRenderer renders each value as an array element.
+func elementRenderer(values []any) func(layout) ([]string, error) {
+	return func(l layout) ([]string, error) {
+		out := make([]string, len(values))
+		for i, v := range values {
+			var b strings.Builder
+			if err := render(&b, v, l); err != nil {
+				return nil, err
+			}
+			out[i] = b.String()
+		}
+		return out, nil
+	}
+}
+
+// deleteSplices cuts item i of a container with its comma and the rest of
+// its line, leaving the comments around it.
+func (d *Doc) deleteSplices(container Node, i int) []splice {
+	items := d.items(container)
+	it := items[i]
+	n := len(items)
+	trailing := items[n-1].after != nil
+	hasComma := i < n-1 || trailing
+	open, closing := container.Offset(), container.End()-1
 
 	var cut splice
-	lineStart, ownStart := d.ownLineStart(nameStart)
+	lineStart, ownStart := d.ownLineStart(it.start)
 	if hasComma {
-		after := d.commaAfter(o, mi) + 1
+		after := it.comma() + 1
 		if lineEnd, ownEnd := d.lineEnd(after); ownStart && ownEnd {
 			cut = splice{lineStart, lineEnd, ""}
 		} else if ownEnd {
-			cut = splice{nameStart, lineEnd, ""}
+			cut = splice{it.start, lineEnd, ""}
 		} else {
 			for after < closing && (d.src[after] == ' ' || d.src[after] == '\t') {
 				after++
 			}
-			cut = splice{nameStart, after, ""}
+			cut = splice{it.start, after, ""}
 		}
 		if n == 1 {
 			return collapse(d, open, closing, cut)
@@ -511,24 +571,24 @@ func (d *Doc) deleteSplices(obj Node, mi int) []splice {
 		return []splice{cut}
 	}
 	if n == 1 {
-		if lineEnd, ownEnd := d.lineEnd(valueEnd); ownStart && ownEnd {
+		if lineEnd, ownEnd := d.lineEnd(it.valueEnd); ownStart && ownEnd {
 			cut = splice{lineStart, lineEnd, ""}
 		} else {
-			cut = splice{nameStart, valueEnd, ""}
+			cut = splice{it.start, it.valueEnd, ""}
 		}
 		return collapse(d, open, closing, cut)
 	}
-	// The last member without a trailing comma: its line goes, and so does
-	// the comma after the member before it.
-	prevComma := d.commaAfter(o, mi-1)
-	if lineEnd, ownEnd := d.lineEnd(valueEnd); ownStart && ownEnd {
+	// The last item without a trailing comma: its line goes, and so does
+	// the comma after the item before it.
+	prevComma := items[i-1].comma()
+	if lineEnd, ownEnd := d.lineEnd(it.valueEnd); ownStart && ownEnd {
 		return []splice{{prevComma, prevComma + 1, ""}, {lineStart, lineEnd, ""}}
 	}
-	return []splice{{prevComma, valueEnd, ""}}
+	return []splice{{prevComma, it.valueEnd, ""}}
 }
 
-// collapse turns an object whose only member is cut into {} when nothing
-// but blanks would be left inside it.
+// collapse turns a container whose only item is cut into {} or [] when
+// nothing but blanks would be left inside it.
 func collapse(d *Doc, open, closing int, cut splice) []splice {
 	rest := append(append([]byte(nil), d.src[open+1:cut.start]...), d.src[cut.end:closing]...)
 	if len(bytes.TrimSpace(rest)) == 0 {

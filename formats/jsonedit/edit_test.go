@@ -310,3 +310,69 @@ func TestSetThroughNonObject(t *testing.T) {
 		t.Error("Set on an array document succeeded")
 	}
 }
+
+func TestArrayEdits(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		do   func(d *Doc) error
+		want string
+	}{
+		{
+			name: "append to a multi-line array of objects",
+			in:   "{\n  \"inputs\": [\n    {\"id\": \"a\"} // mine\n  ]\n}\n",
+			do: func(d *Doc) error {
+				return d.AppendElements([]string{"inputs"}, Object{{"type", "promptString"}, {"id", "b"}})
+			},
+			want: "{\n  \"inputs\": [\n    {\"id\": \"a\"}, // mine\n    {\n      \"type\": \"promptString\",\n      \"id\": \"b\"\n    }\n  ]\n}\n",
+		},
+		{
+			name: "append to an empty array",
+			in:   "{\n\t\"inputs\": []\n}",
+			do:   func(d *Doc) error { return d.AppendElements([]string{"inputs"}, "x") },
+			want: "{\n\t\"inputs\": [\n\t\t\"x\"\n\t]\n}",
+		},
+		{
+			name: "append inline",
+			in:   `{"a": [1, 2]}`,
+			do:   func(d *Doc) error { return d.AppendElements([]string{"a"}, 3, 4) },
+			want: `{"a": [1, 2, 3, 4]}`,
+		},
+		{
+			name: "delete the middle element",
+			in:   "{\n  \"a\": [\n    1,\n    2, // two\n    3\n  ]\n}",
+			do:   func(d *Doc) error { _, err := d.DeleteElement([]string{"a"}, 1); return err },
+			want: "{\n  \"a\": [\n    1,\n    3\n  ]\n}",
+		},
+		{
+			name: "delete the last element",
+			in:   `{"a": [1, 2, 3]}`,
+			do:   func(d *Doc) error { _, err := d.DeleteElement([]string{"a"}, 2); return err },
+			want: `{"a": [1, 2]}`,
+		},
+		{
+			name: "delete the only element",
+			in:   "{\n  \"a\": [\n    {\"id\": 1}\n  ]\n}",
+			do:   func(d *Doc) error { _, err := d.DeleteElement([]string{"a"}, 0); return err },
+			want: "{\n  \"a\": []\n}",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := Parse([]byte(tt.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := tt.do(d); err != nil {
+				t.Fatal(err)
+			}
+			out, err := d.Bytes()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(out) != tt.want {
+				t.Errorf("got:\n%s\nwant:\n%s", out, tt.want)
+			}
+		})
+	}
+}

@@ -73,7 +73,7 @@ func FuzzEdit(f *testing.F) {
 		members := obj.Members()
 		before := semantic(t, in)
 		dup := hasDuplicates(obj)
-		switch op % 4 {
+		switch op % 6 {
 		case 0: // set a member to what it already is
 			if len(members) == 0 {
 				return
@@ -131,6 +131,46 @@ func FuzzEdit(f *testing.F) {
 			if comment, comma := d.Extension(); (comment >= 0) != hasComment(in) || (comma >= 0 && !hasTrailingComma(in)) {
 				t.Fatalf("adding a member introduced a comment or trailing comma:\n%s", out)
 			}
+		case 4, 5: // add or delete an array element
+			arrays := arrayPaths(d)
+			if len(arrays) == 0 {
+				return
+			}
+			ap := arrays[int(pick)%len(arrays)]
+			arr := d.Find(ap...)
+			if hasDuplicates(d.Find(ap[:len(ap)-1]...)) {
+				return
+			}
+			got := semanticAt(before, ap)
+			list, ok := got.([]any)
+			if !ok {
+				return
+			}
+			if op%6 == 4 {
+				mustOK(t, d.AppendElements(ap, name))
+				out := mustBytes(t, d)
+				if !isSubsequence(in, out) {
+					t.Fatalf("adding an element did more than insert bytes:\n%s\n----\n%s", in, out)
+				}
+				setIn(before, ap, append(list, name))
+				sameMeaning(t, out, before)
+				return
+			}
+			if arr.Len() == 0 {
+				return
+			}
+			i := int(pick) % arr.Len()
+			ok, err := d.DeleteElement(ap, i)
+			mustOK(t, err)
+			if !ok {
+				t.Fatalf("DeleteElement did not find element %d", i)
+			}
+			out := mustBytes(t, d)
+			if !isSubsequence(out, in) {
+				t.Fatalf("delete did more than cut bytes:\n%s\n----\n%s", in, out)
+			}
+			setIn(before, ap, append(append([]any{}, list[:i]...), list[i+1:]...))
+			sameMeaning(t, out, before)
 		}
 	})
 }
@@ -166,6 +206,30 @@ func objectPaths(d *Doc) [][]string {
 	}
 	walk(d.Root(), nil)
 	return out
+}
+
+// arrayPaths lists the paths of arrays held by object members.
+func arrayPaths(d *Doc) [][]string {
+	var out [][]string
+	for _, p := range objectPaths(d) {
+		for _, m := range d.Find(p...).Members() {
+			if m.Value.Kind() == KindArray {
+				out = append(out, append(append([]string(nil), p...), m.Name))
+			}
+		}
+	}
+	return out
+}
+
+func semanticAt(v any, path []string) any {
+	for _, name := range path {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[name]
+	}
+	return v
 }
 
 func hasDuplicates(n Node) bool {
