@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/store"
+	"github.com/urfave/cli/v3"
+)
+
+// openStore loads the store that --store, or else scope, selects: the user
+// store ($XDG_CONFIG_HOME/mcpsync/mcpsync.hcl) or the project's mcpsync.hcl
+// at the repository root. A missing file is an empty store, created by the
+// first save. Diagnostics are printed; a store with errors is refused
+// (reportedError), so that nothing is ever written over a broken file.
+func (a *App) openStore(scope canonical.Scope) (*store.Store, error) {
+	explicit := a.StorePath
+	if explicit != "" && !filepath.IsAbs(explicit) {
+		explicit = filepath.Join(a.Cwd, explicit)
+	}
+	root := a.projectRoot()
+	if !filepath.IsAbs(root) {
+		root = filepath.Join(a.Cwd, root)
+	}
+	path, sc := store.Locate(root, a.Dirs, explicit, scope)
+	st, ds := store.Load(path)
+	st.Scope = sc
+	if len(ds) > 0 {
+		a.printDiagnostics(ds)
+	}
+	if ds.HasErrors() {
+		fmt.Fprintf(a.Stderr, "mcpsync: %s has errors; nothing was changed\n", a.storeDisplay(path))
+		return nil, reportedError{ds.Err()}
+	}
+	return st, nil
+}
+
+// storeDisplay shortens the store path for messages: ~ for the home directory.
+func (a *App) storeDisplay(path string) string {
+	if home := a.Dirs.Home; home != "" {
+		if rel, err := filepath.Rel(home, path); err == nil && !strings.HasPrefix(rel, "..") {
+			return filepath.Join("~", rel)
+		}
+	}
+	return path
+}
+
+// storeScopeFlag is --scope for the commands that read or change the store.
+func storeScopeFlag() *cli.StringFlag {
+	return &cli.StringFlag{
+		Name:  "scope",
+		Usage: "which store: `user` ($XDG_CONFIG_HOME/mcpsync/mcpsync.hcl) or project (mcpsync.hcl at the repository root); --store wins",
+		Value: string(canonical.ScopeUser),
+		Validator: func(s string) error {
+			if s != string(canonical.ScopeUser) && s != string(canonical.ScopeProject) {
+				return fmt.Errorf("--scope must be user or project, not %q", s)
+			}
+			return nil
+		},
+	}
+}
+
+// completeServerNames is the ShellComplete of commands that take server
+// names: it prints the names in the store, quietly giving up on any error.
+func (a *App) completeServerNames(ctx context.Context, cmd *cli.Command) {
+	scope := canonical.Scope(cmd.String("scope"))
+	explicit := a.StorePath
+	if explicit == "" {
+		explicit = cmd.Root().String("store")
+	}
+	path, _ := store.Locate(a.projectRoot(), a.Dirs, explicit, scope)
+	st, ds := store.Load(path)
+	if ds.HasErrors() {
+		return
+	}
+	for _, n := range st.Servers.Names() {
+		fmt.Fprintln(a.Stdout, n)
+	}
+}
