@@ -113,6 +113,7 @@ func (b *builder) addInput(in RequiredInput) {
 			b.inputs[i].Used = b.inputs[i].Used || in.Used
 			b.inputs[i].Required = b.inputs[i].Required || in.Required
 			b.inputs[i].Secret = b.inputs[i].Secret || in.Secret
+			b.inputs[i].Provided = b.inputs[i].Provided || in.Provided
 			return
 		}
 	}
@@ -135,7 +136,7 @@ func (b *builder) render(tmpl string, vars map[string]InputDef, refName func(v s
 		in := RequiredInput{Name: ref, Kind: kind, Label: "{" + v + "}", Description: def.Description,
 			Required: def.IsRequired, Secret: def.IsSecret, Default: def.Default, Example: def.Placeholder, Choices: def.Choices}
 		if val, ok := b.value(ref, v); ok {
-			in.Used = true
+			in.Used, in.Provided = true, true
 			used = append(used, in)
 			if def.IsSecret {
 				return "${" + ref + "}"
@@ -205,7 +206,7 @@ func (b *builder) args(list []Argument) []string {
 		in := RequiredInput{Name: ref, Kind: "arg", Label: label, Description: a.Description, Required: a.IsRequired,
 			Secret: a.IsSecret, Default: a.Default, Example: a.Placeholder, Choices: a.Choices}
 		if val, ok := b.value(ref, label); ok {
-			in.Used = true
+			in.Used, in.Provided = true, true
 			b.addInput(in)
 			if a.IsSecret {
 				val = "${" + ref + "}"
@@ -262,7 +263,7 @@ func (b *builder) env(list []KeyValueInput, kind string) (map[string]string, []s
 			order = append(order, e.Name)
 		}
 		if val, ok := b.value(ref, e.Name); ok {
-			in.Used = true
+			in.Used, in.Provided = true, true
 			b.addInput(in)
 			if e.IsSecret {
 				set("${" + ref + "}")
@@ -477,6 +478,10 @@ func (b *builder) pkg(p Package) (Candidate, bool) {
 	if len(env) > 0 {
 		srv.Env = env
 	}
+	if ds := srv.Validate(); ds.HasErrors() {
+		b.notef("package %s gives no usable command: %s; skipped", id, ds.Errors()[0].Summary)
+		return Candidate{}, false
+	}
 	return Candidate{Step: StepServerJSON, Server: srv, Inputs: b.inputs, Runner: runner}, true
 }
 
@@ -542,6 +547,10 @@ func (b *builder) remote(t Transport) (Candidate, bool) {
 	c.Server = canonical.Server{Name: b.name, Transport: tr, URL: u}
 	if len(headers) > 0 {
 		c.Server.Headers = headers
+	}
+	if ds := c.Server.Validate(); ds.HasErrors() {
+		b.notef("remote %q is not usable: %s; skipped", t.URL, ds.Errors()[0].Summary)
+		return Candidate{}, false
 	}
 	c.Inputs = b.inputs
 	return c, true

@@ -30,6 +30,11 @@ func snippetCandidate(srv canonical.Server, step string, values map[string]strin
 		f.add(RequiredInput{Name: in, Kind: "env", Label: in, Required: true, Secret: looksSecret(in)})
 	}
 	srv = applyValues(srv, f.inputs, values)
+	for i := range f.inputs {
+		_, byName := values[f.inputs[i].Name]
+		_, byLabel := values[f.inputs[i].Label]
+		f.inputs[i].Provided = byName || byLabel && f.inputs[i].Label != ""
+	}
 	srv.Normalize()
 	return Candidate{Step: step, Server: srv, Inputs: f.inputs, Runner: runnerOf(srv, "")}
 }
@@ -428,12 +433,14 @@ func isHostPath(s string) bool {
 	return true
 }
 
+var patWordRE = regexp.MustCompile(`(^|_)PAT(_|$)`)
+
 // looksSecret reports a name that holds a credential.
 func looksSecret(name string) bool {
 	u := strings.ToUpper(name)
 	for _, w := range []string{"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH", "CONNECTION_STRING", "COOKIE", "SESSION", "PRIVATE", "PAT", "XOX"} {
 		if strings.Contains(u, w) {
-			if w == "PAT" && !regexp.MustCompile(`(^|_)PAT(_|$)`).MatchString(u) {
+			if w == "PAT" && !patWordRE.MatchString(u) {
 				continue // PATH, PATTERN
 			}
 			if w == "KEY" && strings.Contains(u, "MONKEY") {

@@ -57,6 +57,9 @@ type RequiredInput struct {
 	// Used says whether the entry refers to the input. Optional inputs the
 	// entry leaves out are listed with Used false so the user learns of them.
 	Used bool `json:"used"`
+	// Provided says the user gave a value (Options.Inputs): written into
+	// the entry for a non-secret, kept for the probe only for a secret.
+	Provided bool `json:"provided,omitempty"`
 }
 
 // Candidate is one server entry a step proposed.
@@ -103,7 +106,7 @@ type Result struct {
 func (r *Result) MissingInputs(values map[string]string, lookupEnv func(string) (string, bool)) []RequiredInput {
 	var out []RequiredInput
 	for _, in := range r.Inputs {
-		if !in.Required || !in.Used {
+		if !in.Required || !in.Used || in.Provided {
 			continue
 		}
 		if _, ok := values[in.Name]; ok {

@@ -48,6 +48,7 @@ type Server struct {
 	repos    map[string]*Repo
 	registry []entry
 	requests []string
+	authed   []string
 	// RateLimitReset, when not zero, makes every GitHub API request fail
 	// with 403 and X-RateLimit-Remaining: 0 until that time.
 	rateLimitReset time.Time
@@ -122,6 +123,14 @@ func (s *Server) Requests() []string {
 	return append([]string(nil), s.requests...)
 }
 
+// AuthorizedRequests returns the request URIs that carried an
+// Authorization header.
+func (s *Server) AuthorizedRequests() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.authed...)
+}
+
 // Env returns the environment variables that point mcpsync at the fake.
 func (s *Server) Env() map[string]string {
 	return map[string]string{
@@ -155,6 +164,9 @@ func RepoFromDir(owner, name, dir string) (Repo, error) {
 func (s *Server) serve(w http.ResponseWriter, req *http.Request) {
 	s.mu.Lock()
 	s.requests = append(s.requests, req.URL.RequestURI())
+	if req.Header.Get("Authorization") != "" {
+		s.authed = append(s.authed, req.URL.RequestURI())
+	}
 	s.mu.Unlock()
 	if req.Method != http.MethodGet {
 		http.Error(w, "only GET", http.StatusMethodNotAllowed)

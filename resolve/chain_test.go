@@ -1,0 +1,536 @@
+package resolve_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/resolve"
+	"github.com/mcpsync/mcpsync/resolve/resolvetest"
+)
+
+// env is one fake GitHub + registry and the options pointing at it.
+type env struct {
+	fake *resolvetest.Server
+	opts resolve.Options
+}
+
+func newEnv(t *testing.T, repos ...resolvetest.Repo) *env {
+	t.Helper()
+	fake := resolvetest.New()
+	t.Cleanup(fake.Close)
+	for _, r := range repos {
+		fake.AddRepo(r)
+	}
+	return &env{fake: fake, opts: resolve.Options{GitHubAPI: fake.APIURL, GitHubRaw: fake.RawURL, Registry: fake.RegistryURL}}
+}
+
+func (e *env) resolve(t *testing.T, in string) (*resolve.Result, error) {
+	t.Helper()
+	input, err := resolve.ParseInput(in)
+	if err != nil {
+		t.Fatalf("ParseInput(%q): %v", in, err)
+	}
+	return resolve.Resolve(context.Background(), input, e.opts)
+}
+
+func (e *env) must(t *testing.T, in string) *resolve.Result {
+	t.Helper()
+	res, err := e.resolve(t, in)
+	if err != nil {
+		t.Fatalf("Resolve(%q): %v", in, err)
+	}
+	return res
+}
+
+func repo(owner, name string, files ...string) resolvetest.Repo {
+	r := resolvetest.Repo{Owner: owner, Name: name, Files: map[string][]byte{}}
+	for i := 0; i+1 < len(files); i += 2 {
+		r.Files[files[i]] = []byte(files[i+1])
+	}
+	return r
+}
+
+func wantCommand(t *testing.T, res *resolve.Result, command string, args ...string) {
+	t.Helper()
+	if res.Server.Command != command || !reflect.DeepEqual(res.Server.Args, args) {
+		t.Fatalf("resolved %s, want %s %s\nevidence:\n%s", resolve.CommandLine(res.Server), command, strings.Join(args, " "), evidence(res.Evidence))
+	}
+}
+
+func evidence(steps []resolve.Step) string {
+	var b strings.Builder
+	for _, s := range steps {
+		b.WriteString("  " + s.String() + "\n")
+	}
+	return b.String()
+}
+
+func hasEvidence(steps []resolve.Step, step, substr string) bool {
+	for _, s := range steps {
+		if s.Step == step && strings.Contains(s.Detail, substr) {
+			return true
+		}
+	}
+	return false
+}
+
+// Manifest fixtures: the last built-in step.
+func TestManifestPackageJSONBin(t *testing.T) {
+	e := newEnv(t, repo("acme", "weather-mcp",
+		"package.json", `{"name": "@acme/weather-mcp", "version": "1.0.0", "bin": {"weather-mcp": "dist/index.js"}}`,
+		"README.md", "# Weather\n\nRun it with your favourite client.\n"))
+	res := e.must(t, "acme/weather-mcp")
+	wantCommand(t, res, "npx", "-y", "@acme/weather-mcp")
+	if res.Step != resolve.StepManifest || res.Server.Name != "weather" {
+		t.Errorf("step %q name %q, want manifest and weather", res.Step, res.Server.Name)
+	}
+	for _, step := range []string{resolve.StepRegistry, resolve.StepServerJSON, resolve.StepOwnership, resolve.StepReadme} {
+		if !hasEvidence(res.Evidence, step, "") {
+			t.Errorf("no evidence recorded for step %s:\n%s", step, evidence(res.Evidence))
+		}
+	}
+}
+
+func TestManifestSeveralBinsPicksTheMCPOne(t *testing.T) {
+	e := newEnv(t, repo("acme", "tools",
+		"package.json", `{"name": "acme-tools", "bin": {"acme-cli": "cli.js", "acme-mcp": "mcp.js"}}`))
+	wantCommand(t, e.must(t, "acme/tools"), "npx", "-y", "--package=acme-tools", "acme-mcp")
+}
+
+func TestManifestPrivateMonorepoRootDoesNotResolve(t *testing.T) {
+	e := newEnv(t, repo("acme", "mono",
+		"package.json", `{"name": "acme-mono", "private": true, "workspaces": ["packages/*"], "bin": {"acme-mono": "x.js"}}`,
+		"packages/docs/package.json", `{"name": "@acme/docs", "private": true}`,
+		"packages/lib/package.json", `{"name": "@acme/lib", "version": "1.0.0"}`))
+	_, err := e.resolve(t, "https://github.com/acme/mono")
+	var nf *resolve.NotFoundError
+	if !errors.As(err, &nf) {
+		t.Fatalf("err = %v, want a NotFoundError", err)
+	}
+	if !hasEvidence(nf.Evidence, resolve.StepManifest, "package.json is private") {
+		t.Errorf("the evidence does not say the root is private:\n%s", evidence(nf.Evidence))
+	}
+	msg := err.Error()
+	for _, want := range []string{"no MCP server found for https://github.com/acme/mono", "private", "mcpsync add NAME --"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error %q does not mention %q", msg, want)
+		}
+	}
+}
+
+func TestManifestWorkspacePackageWithBin(t *testing.T) {
+	e := newEnv(t, repo("acme", "mono",
+		"package.json", `{"name": "acme-mono", "private": true, "workspaces": ["packages/*"]}`,
+		"packages/server/package.json", `{"name": "@acme/mcp-server", "bin": "dist/index.js"}`))
+	wantCommand(t, e.must(t, "acme/mono"), "npx", "-y", "@acme/mcp-server")
+}
+
+func TestManifestPyprojectScripts(t *testing.T) {
+	e := newEnv(t, repo("acme", "py-mcp",
+		"pyproject.toml", "[project]\nname = \"acme-py-mcp\"\nversion = \"0.1.0\"\n\n[project.scripts]\nacme-py-mcp = \"acme.server:main\"\n"))
+	wantCommand(t, e.must(t, "acme/py-mcp"), "uvx", "acme-py-mcp")
+}
+
+func TestManifestPyprojectScriptNamedOtherwise(t *testing.T) {
+	e := newEnv(t, repo("acme", "agent",
+		"pyproject.toml", "[project]\nname = \"acme-agent\"\n[project.scripts]\nacme-cli = \"a:b\"\nstart-mcp-server = \"a:c\"\n"))
+	wantCommand(t, e.must(t, "acme/agent"), "uvx", "--from", "acme-agent", "start-mcp-server")
+}
+
+func TestManifestPyprojectSeveralScriptsIsAmbiguous(t *testing.T) {
+	e := newEnv(t, repo("acme", "agent",
+		"pyproject.toml", "[project]\nname = \"acme-agent\"\n[project.scripts]\nalpha = \"a:b\"\nbeta = \"a:c\"\n"))
+	_, err := e.resolve(t, "acme/agent")
+	var amb *resolve.AmbiguousError
+	if !errors.As(err, &amb) || len(amb.Candidates) != 2 {
+		t.Fatalf("err = %v, want an AmbiguousError with 2 candidates", err)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "--pick alpha") || !strings.Contains(msg, "--pick beta") {
+		t.Errorf("error %q does not list --pick alpha and --pick beta", msg)
+	}
+	e.opts.Pick = "beta"
+	wantCommand(t, e.must(t, "acme/agent"), "uvx", "--from", "acme-agent", "beta")
+}
+
+func TestManifestGoModRoot(t *testing.T) {
+	e := newEnv(t, repo("acme", "fs-server",
+		"go.mod", "module github.com/acme/fs-server\n\ngo 1.22\n",
+		"main.go", "// Command fs-server serves files.\npackage main\n\nfunc main() {}\n",
+		"internal/x/x.go", "package x\n"))
+	wantCommand(t, e.must(t, "acme/fs-server"), "go", "run", "github.com/acme/fs-server@latest")
+}
+
+func TestManifestGoModCmd(t *testing.T) {
+	e := newEnv(t, repo("grafana", "mcp-grafana",
+		"go.mod", "module github.com/grafana/mcp-grafana\n",
+		"cmd/mcp-grafana/main.go", "package main\nfunc main() {}\n",
+		"cmd/linters/main.go", "package main\nfunc main() {}\n",
+		"examples/demo/main.go", "package main\nfunc main() {}\n"))
+	wantCommand(t, e.must(t, "grafana/mcp-grafana"), "go", "run", "github.com/grafana/mcp-grafana/cmd/mcp-grafana@latest")
+}
+
+func TestManifestGoModLibraryOnly(t *testing.T) {
+	e := newEnv(t, repo("acme", "lib", "go.mod", "module github.com/acme/lib\n", "lib.go", "package lib\n"))
+	_, err := e.resolve(t, "acme/lib")
+	var nf *resolve.NotFoundError
+	if !errors.As(err, &nf) || !hasEvidence(nf.Evidence, resolve.StepManifest, "no main package") {
+		t.Fatalf("err = %v, want NotFound with 'no main package' evidence", err)
+	}
+}
+
+const everythingJSON = `{"name": "io.github.acme/server-everything", "version": "1.0.0",
+ "repository": {"url": "https://github.com/acme/servers", "source": "github", "subfolder": "src/everything"},
+ "packages": [{"registryType": "npm", "identifier": "@acme/server-everything", "version": "1.0.0", "transport": {"type": "stdio"}}]}`
+
+const gitJSON = `{"name": "io.github.acme/server-git", "version": "2.0.0",
+ "repository": {"url": "https://github.com/acme/servers", "source": "github", "subfolder": "src/git"},
+ "packages": [{"registryType": "pypi", "identifier": "acme-server-git", "version": "2.0.0", "transport": {"type": "stdio"}}]}`
+
+func TestMonorepoServerJSONsAreAmbiguous(t *testing.T) {
+	e := newEnv(t, repo("acme", "servers",
+		"package.json", `{"name": "root", "private": true}`,
+		"src/everything/server.json", everythingJSON,
+		"src/git/server.json", gitJSON,
+		"src/git/test/fixtures/server.json", `{"name": "io.github.x/fixture", "packages": [{"registryType": "npm", "identifier": "nope"}]}`))
+	_, err := e.resolve(t, "https://github.com/acme/servers")
+	var amb *resolve.AmbiguousError
+	if !errors.As(err, &amb) {
+		t.Fatalf("err = %v, want an AmbiguousError", err)
+	}
+	if len(amb.Candidates) != 2 {
+		t.Fatalf("candidates %v, want everything and git (test fixtures ignored)", amb.Candidates)
+	}
+	msg := err.Error()
+	for _, want := range []string{"holds 2 servers", "--pick everything", "--pick git", "npx -y @acme/server-everything@1.0.0", "[src/git]"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error does not mention %q:\n%s", want, msg)
+		}
+	}
+	for _, pick := range []string{"git", "src/git", "io.github.acme/server-git"} {
+		e.opts.Pick = pick
+		res := e.must(t, "https://github.com/acme/servers")
+		wantCommand(t, res, "uvx", "acme-server-git==2.0.0")
+		if res.Server.Name != "git" {
+			t.Errorf("--pick %s: name %q, want git", pick, res.Server.Name)
+		}
+	}
+	e.opts.Pick = "nothing-like-it"
+	_, err = e.resolve(t, "https://github.com/acme/servers")
+	var pe *resolve.PickError
+	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "everything, git") {
+		t.Errorf("err = %v, want a PickError listing everything, git", err)
+	}
+	// The folder URL needs no --pick.
+	e.opts.Pick = ""
+	wantCommand(t, e.must(t, "https://github.com/acme/servers/tree/main/src/everything"), "npx", "-y", "@acme/server-everything@1.0.0")
+}
+
+func TestRegistryMonorepoBySubfolder(t *testing.T) {
+	e := newEnv(t, repo("acme", "servers", "README.md", "# servers\n"))
+	for _, js := range []string{everythingJSON, gitJSON} {
+		if err := e.fake.AddServer([]byte(js), ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := e.must(t, "https://github.com/acme/servers/tree/main/src/git")
+	wantCommand(t, res, "uvx", "acme-server-git==2.0.0")
+	if res.Step != resolve.StepRegistry {
+		t.Errorf("step %s, want registry", res.Step)
+	}
+	_, err := e.resolve(t, "https://github.com/acme/servers")
+	var amb *resolve.AmbiguousError
+	if !errors.As(err, &amb) || len(amb.Candidates) != 2 {
+		t.Fatalf("err = %v, want an AmbiguousError over both registry entries", err)
+	}
+}
+
+func TestRegistryMatchesRepositoryURLNotName(t *testing.T) {
+	e := newEnv(t, repo("acme", "weather", "package.json", `{"name": "acme-weather", "bin": "x.js"}`))
+	// An entry under the conventional name, but for another repository:
+	// a squatter or a fork must not win.
+	e.fake.AddServer([]byte(`{"name": "io.github.acme/weather", "repository": {"url": "https://github.com/evil/weather"},
+	  "packages": [{"registryType": "npm", "identifier": "evil-weather", "transport": {"type": "stdio"}}]}`), "")
+	res := e.must(t, "acme/weather")
+	wantCommand(t, res, "npx", "-y", "acme-weather")
+}
+
+func TestRegistrySkipsDeprecatedAndPages(t *testing.T) {
+	e := newEnv(t, repo("acme", "weather", "README.md", "nothing\n"))
+	e.fake.PageSize = 1
+	for i, name := range []string{"io.github.other/weather-a", "io.github.other/weather-b", "io.github.acme/weather-old"} {
+		url := "https://github.com/other/x" + string(rune('a'+i))
+		status := ""
+		if name == "io.github.acme/weather-old" {
+			url, status = "https://github.com/acme/weather", "deprecated"
+		}
+		e.fake.AddServer([]byte(`{"name": "`+name+`", "repository": {"url": "`+url+`"}, "packages": [{"registryType": "npm", "identifier": "old", "transport": {"type": "stdio"}}]}`), status)
+	}
+	e.fake.AddServer([]byte(`{"name": "io.github.acme/weather-new", "repository": {"url": "https://github.com/Acme/Weather.git"},
+	  "packages": [{"registryType": "npm", "identifier": "acme-weather", "version": "3.0.0", "transport": {"type": "stdio"}}]}`), "")
+	res := e.must(t, "acme/weather")
+	wantCommand(t, res, "npx", "-y", "acme-weather@3.0.0")
+	if !hasEvidence(res.Evidence, resolve.StepRegistry, "io.github.acme/weather-old (deprecated)") {
+		t.Errorf("the deprecated entry is not reported as skipped:\n%s", evidence(res.Evidence))
+	}
+	paged := 0
+	for _, r := range e.fake.Requests() {
+		if strings.Contains(r, "cursor=") {
+			paged++
+		}
+	}
+	if paged == 0 {
+		t.Errorf("the search never followed a cursor: %v", e.fake.Requests())
+	}
+}
+
+func TestRegistryDownIsNotFatal(t *testing.T) {
+	e := newEnv(t, repo("acme", "weather", "package.json", `{"name": "acme-weather", "bin": "x.js"}`))
+	e.fake.RegistryDown = true
+	res := e.must(t, "acme/weather")
+	wantCommand(t, res, "npx", "-y", "acme-weather")
+	if !hasEvidence(res.Evidence, resolve.StepRegistry, "registry not usable") {
+		t.Errorf("no evidence that the registry was skipped:\n%s", evidence(res.Evidence))
+	}
+}
+
+func TestOwnershipMarker(t *testing.T) {
+	e := newEnv(t, repo("acme", "py-thing",
+		"README.md", "# Thing\n\n<!-- mcp-name: io.github.acme-corp/thing -->\n",
+		"pyproject.toml", "[project]\nname = \"thing\"\n[project.scripts]\nthing = \"x:y\"\n"))
+	e.fake.AddServer([]byte(`{"name": "io.github.acme-corp/thing", "version": "1.0.0",
+	  "packages": [{"registryType": "pypi", "identifier": "acme-thing", "version": "1.2.0", "transport": {"type": "stdio"},
+	    "environmentVariables": [{"name": "THING_TOKEN", "isRequired": true, "isSecret": true}]}]}`), "")
+	res := e.must(t, "acme/py-thing")
+	wantCommand(t, res, "uvx", "acme-thing==1.2.0")
+	if res.Step != resolve.StepOwnership || res.Server.Env["THING_TOKEN"] != "${THING_TOKEN}" {
+		t.Errorf("step %s env %v, want ownership and THING_TOKEN=${THING_TOKEN}", res.Step, res.Server.Env)
+	}
+}
+
+func TestRepoNotFound(t *testing.T) {
+	e := newEnv(t)
+	_, err := e.resolve(t, "https://github.com/acme/missing")
+	var nf *resolve.RepoNotFoundError
+	if !errors.As(err, &nf) {
+		t.Fatalf("err = %v, want a RepoNotFoundError", err)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "acme/missing not found") || !strings.Contains(msg, "GITHUB_TOKEN") {
+		t.Errorf("error %q should name the repository and suggest GITHUB_TOKEN", msg)
+	}
+}
+
+func TestBranchOrFolderNotFound(t *testing.T) {
+	e := newEnv(t, repo("acme", "x", "README.md", "hi\n"))
+	if _, err := e.resolve(t, "https://github.com/acme/x/tree/nope"); err == nil || !strings.Contains(err.Error(), "branch or commit nope not found") {
+		t.Errorf("unknown branch: err = %v", err)
+	}
+	if _, err := e.resolve(t, "https://github.com/acme/x/tree/main/src/none"); err == nil || !strings.Contains(err.Error(), "folder src/none not found") {
+		t.Errorf("unknown folder: err = %v", err)
+	}
+}
+
+func TestRateLimit(t *testing.T) {
+	e := newEnv(t, repo("acme", "x", "README.md", "hi\n"))
+	reset := time.Now().Add(17 * time.Minute).Truncate(time.Second)
+	e.fake.RateLimit(reset)
+	_, err := e.resolve(t, "acme/x")
+	var rl *resolve.RateLimitError
+	if !errors.As(err, &rl) {
+		t.Fatalf("err = %v, want a RateLimitError", err)
+	}
+	if !rl.Reset.Equal(reset) {
+		t.Errorf("reset %v, want %v", rl.Reset, reset)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "rate limit exceeded") || !strings.Contains(msg, "GITHUB_TOKEN") || !strings.Contains(msg, "resets at") {
+		t.Errorf("error %q should say rate limit, when it resets, and suggest GITHUB_TOKEN", msg)
+	}
+}
+
+func TestTokenGoesToGitHubOnly(t *testing.T) {
+	private := repo("acme", "secret", "package.json", `{"name": "acme-secret", "bin": "x.js"}`)
+	private.Private = true
+	e := newEnv(t, private)
+	e.fake.Token = "t0ken"
+	if _, err := e.resolve(t, "acme/secret"); err == nil {
+		t.Fatal("a private repository resolved without a token")
+	}
+	e.opts.Token = "t0ken"
+	wantCommand(t, e.must(t, "acme/secret"), "npx", "-y", "acme-secret")
+	authed := e.fake.AuthorizedRequests()
+	if len(authed) == 0 {
+		t.Fatal("the token was never sent")
+	}
+	for _, r := range authed {
+		if strings.HasPrefix(r, "/registry") {
+			t.Errorf("the GitHub token was sent to the registry: %s", r)
+		}
+	}
+}
+
+func TestCacheAndTTL(t *testing.T) {
+	e := newEnv(t, repo("acme", "weather", "package.json", `{"name": "acme-weather", "bin": "x.js"}`))
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	e.opts.CacheDir = t.TempDir()
+	e.opts.TTL = time.Hour
+	e.opts.Now = func() time.Time { return now }
+	e.must(t, "acme/weather")
+	first := len(e.fake.Requests())
+	if first == 0 {
+		t.Fatal("no request made")
+	}
+	e.must(t, "acme/weather")
+	if n := len(e.fake.Requests()); n != first {
+		t.Errorf("a second run within the TTL made %d requests, want none", n-first)
+	}
+	now = now.Add(59 * time.Minute)
+	e.must(t, "acme/weather")
+	if n := len(e.fake.Requests()); n != first {
+		t.Errorf("a run 59 min later made %d requests, want none", n-first)
+	}
+	now = now.Add(2 * time.Minute)
+	e.must(t, "acme/weather")
+	second := len(e.fake.Requests())
+	if second != 2*first {
+		t.Errorf("a run after the TTL made %d requests, want %d (everything again)", second-first, first)
+	}
+	e.opts.Refresh = true
+	e.must(t, "acme/weather")
+	if n := len(e.fake.Requests()); n != second+first {
+		t.Errorf("--refresh made %d requests, want %d", n-second, first)
+	}
+	// A corrupt cache file is refetched, not an error.
+	entries, _ := os.ReadDir(e.opts.CacheDir)
+	for _, f := range entries {
+		os.WriteFile(e.opts.CacheDir+"/"+f.Name(), []byte("{not json"), 0o600)
+	}
+	e.opts.Refresh = false
+	e.must(t, "acme/weather")
+}
+
+func TestCacheKeepsRateLimitOut(t *testing.T) {
+	e := newEnv(t, repo("acme", "weather", "package.json", `{"name": "acme-weather", "bin": "x.js"}`))
+	e.opts.CacheDir = t.TempDir()
+	e.fake.RateLimit(time.Now().Add(time.Hour))
+	if _, err := e.resolve(t, "acme/weather"); err == nil {
+		t.Fatal("want a rate limit error")
+	}
+	e.fake.RateLimit(time.Time{})
+	wantCommand(t, e.must(t, "acme/weather"), "npx", "-y", "acme-weather")
+}
+
+func TestRegistryNameInput(t *testing.T) {
+	e := newEnv(t)
+	e.fake.AddServer([]byte(`{"name": "io.github.acme/weather", "version": "1.0.0",
+	  "packages": [{"registryType": "oci", "identifier": "ghcr.io/acme/weather:1.0.0", "transport": {"type": "stdio"},
+	    "environmentVariables": [{"name": "WEATHER_KEY", "isRequired": true, "isSecret": true}, {"name": "UNITS", "default": "metric"}]}]}`), "")
+	res := e.must(t, "io.github.acme/weather")
+	wantCommand(t, res, "docker", "run", "-i", "--rm", "-e", "WEATHER_KEY", "-e", "UNITS", "ghcr.io/acme/weather:1.0.0")
+	if res.Server.Env["WEATHER_KEY"] != "${WEATHER_KEY}" || res.Server.Env["UNITS"] != "metric" {
+		t.Errorf("env %v", res.Server.Env)
+	}
+	_, err := e.resolve(t, "io.github.acme/nope")
+	var rn *resolve.RegistryNotFoundError
+	if !errors.As(err, &rn) {
+		t.Errorf("err = %v, want a RegistryNotFoundError", err)
+	}
+}
+
+func TestPackageInput(t *testing.T) {
+	e := newEnv(t)
+	e.fake.AddServer([]byte(`{"name": "io.github.brave/brave-search-mcp-server", "version": "2.1.3",
+	  "packages": [{"registryType": "npm", "identifier": "@brave/brave-search-mcp-server", "version": "2.1.3", "transport": {"type": "stdio"},
+	    "environmentVariables": [{"name": "BRAVE_API_KEY", "isRequired": true, "isSecret": true}]}]}`), "")
+	res := e.must(t, "npm:@brave/brave-search-mcp-server@2.2.0")
+	wantCommand(t, res, "npx", "-y", "@brave/brave-search-mcp-server@2.2.0")
+	if res.Server.Env["BRAVE_API_KEY"] != "${BRAVE_API_KEY}" {
+		t.Errorf("the registry's env declaration was not used: %v", res.Server.Env)
+	}
+	for in, want := range map[string][]string{
+		"npm:left-pad":           {"npx", "-y", "left-pad"},
+		"pypi:mcp-server-git==1": {"uvx", "mcp-server-git==1"},
+		"oci:mcp/git":            {"docker", "run", "-i", "--rm", "mcp/git"},
+		"go:github.com/a/b@v1.0": {"go", "run", "github.com/a/b@v1.0"},
+		"nuget:Acme.Mcp":         {"dnx", "Acme.Mcp", "--yes"},
+	} {
+		wantCommand(t, e.must(t, in), want[0], want[1:]...)
+	}
+}
+
+func TestRemoteInput(t *testing.T) {
+	e := newEnv(t)
+	res := e.must(t, "https://mcp.exa.ai/mcp")
+	if res.Server.Transport != canonical.HTTP || res.Server.URL != "https://mcp.exa.ai/mcp" || res.AltTransport != canonical.SSE || res.Server.Name != "exa" {
+		t.Errorf("got %+v alt %s", res.Server, res.AltTransport)
+	}
+	res = e.must(t, "https://example.com/v1/sse")
+	if res.Server.Transport != canonical.SSE || res.AltTransport != canonical.HTTP {
+		t.Errorf("got %s alt %s", res.Server.Transport, res.AltTransport)
+	}
+}
+
+func TestRemoteOption(t *testing.T) {
+	e := newEnv(t, repo("acme", "hosted", "server.json", `{"name": "io.github.acme/hosted",
+	  "packages": [{"registryType": "npm", "identifier": "acme-hosted", "version": "1.0.0", "transport": {"type": "stdio"}}],
+	  "remotes": [{"type": "sse", "url": "https://mcp.acme.dev/mcp", "headers": [{"name": "Authorization", "isRequired": true, "isSecret": true}]}]}`),
+		repo("acme", "local", "server.json", `{"name": "io.github.acme/local",
+	  "packages": [{"registryType": "npm", "identifier": "acme-local", "transport": {"type": "stdio"}}]}`))
+	wantCommand(t, e.must(t, "acme/hosted"), "npx", "-y", "acme-hosted@1.0.0")
+	e.opts.Remote = true
+	res := e.must(t, "acme/hosted")
+	// Declared sse, but the URL ends in /mcp: streamable HTTP first, sse as the fallback.
+	if res.Server.Transport != canonical.HTTP || res.AltTransport != canonical.SSE || res.Server.Headers["Authorization"] != "${HOSTED_AUTHORIZATION}" {
+		t.Errorf("--remote: %+v alt %s", res.Server, res.AltTransport)
+	}
+	if _, err := e.resolve(t, "acme/local"); err == nil || !strings.Contains(err.Error(), "offers no hosted endpoint") {
+		t.Errorf("--remote without a remote: err = %v", err)
+	}
+}
+
+func TestInputValues(t *testing.T) {
+	e := newEnv(t, repo("acme", "fs", "README.md", "```json\n"+`{"mcpServers": {"fs": {"command": "npx", "args": ["-y", "acme-fs", "/path/to/allowed/dir"], "env": {"ACME_TOKEN": "YOUR_TOKEN"}}}}`+"\n```\n"))
+	res := e.must(t, "acme/fs")
+	wantCommand(t, res, "npx", "-y", "acme-fs", "${ALLOWED_DIR}")
+	if len(res.Inputs) != 2 {
+		t.Fatalf("inputs %+v, want ALLOWED_DIR and ACME_TOKEN", res.Inputs)
+	}
+	e.opts.Inputs = map[string]string{"ALLOWED_DIR": "/home/me/src", "ACME_TOKEN": "s3cret"}
+	res = e.must(t, "acme/fs")
+	wantCommand(t, res, "npx", "-y", "acme-fs", "/home/me/src")
+	if res.Server.Env["ACME_TOKEN"] != "${ACME_TOKEN}" {
+		t.Errorf("a secret input was written as a value: %v", res.Server.Env)
+	}
+	if missing := res.MissingInputs(nil, nil); len(missing) != 0 {
+		t.Errorf("missing %+v, want none: both were given", missing)
+	}
+	e.opts.Inputs = map[string]string{"ALLOWED_DIR": "/home/me/src"}
+	res = e.must(t, "acme/fs")
+	noEnv := func(string) (string, bool) { return "", false }
+	if missing := res.MissingInputs(nil, noEnv); len(missing) != 1 || missing[0].Name != "ACME_TOKEN" {
+		t.Errorf("missing %+v, want ACME_TOKEN", missing)
+	}
+	inEnv := func(k string) (string, bool) { return "x", k == "ACME_TOKEN" }
+	if missing := res.MissingInputs(nil, inEnv); len(missing) != 0 {
+		t.Errorf("missing %+v, want none: ACME_TOKEN is in the environment", missing)
+	}
+}
+
+func TestNothingFound(t *testing.T) {
+	e := newEnv(t, repo("acme", "empty", "README.md", "# Nothing here\n\n```bash\nmake\n```\n"))
+	_, err := e.resolve(t, "acme/empty")
+	var nf *resolve.NotFoundError
+	if !errors.As(err, &nf) {
+		t.Fatalf("err = %v", err)
+	}
+	for _, step := range []string{resolve.StepRegistry, resolve.StepRepository, resolve.StepServerJSON, resolve.StepOwnership,
+		resolve.StepReadme, resolve.StepManifest, resolve.StepPlugin} {
+		if !hasEvidence(nf.Evidence, step, "") {
+			t.Errorf("no evidence for %s in:\n%s", step, evidence(nf.Evidence))
+		}
+	}
+}
