@@ -62,6 +62,7 @@ func FuzzServerJSON(f *testing.F) {
 	f.Add([]byte(`{"name":"a/b","remotes":[{"transport_type":"sse","url":"https://h/{tenant}/sse","variables":{"tenant":{"is_required":true}}}]}`))
 	f.Add([]byte(`{"name":"a/b","packages":[{"type":"npm","package":"p","transport":"stdio","environmentVariables":[{"name":"K","value":8080}]}]}`))
 	f.Add([]byte(`{"name":"a/b","packages":[{"registryType":"oci","identifier":"img:${VERSION}","runtimeArguments":[{"type":"named","name":"-e","value":"T={t}","isRequired":true,"variables":{"t":{"isSecret":true}}}]}]}`))
+	f.Add([]byte(`{"nAme": "0","remotes": [{"url":true}]}`)) // a URL that is no URL: skipped, not an invalid entry
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`{"name": 5}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
