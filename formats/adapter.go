@@ -141,6 +141,16 @@ type Adapter interface {
 	Encode(loc Location, data []byte, want canonical.Set, opts EncodeOptions) ([]byte, canonical.Diagnostics)
 }
 
+// A FileChooser is an Adapter whose scope may be served by one of several
+// files (OpenCode reads opencode.jsonc and opencode.json). Locations marks
+// every file but the usual one ReadOnly; ChooseFiles, given which files
+// exist, returns the locations with the file to write made writable instead
+// (the alternative when only it exists). Callers that write should use it
+// when an adapter implements it.
+type FileChooser interface {
+	ChooseFiles(locs []Location, exists func(path string) bool) []Location
+}
+
 // Origin tells where an adapter was defined: built in, or a plugin file.
 type Origin struct {
 	Builtin bool   `json:"builtin"`

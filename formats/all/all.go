@@ -10,6 +10,8 @@ import (
 
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/formats/codex"
+	"github.com/mcpsync/mcpsync/formats/spec"
+	"github.com/mcpsync/mcpsync/formats/vscode"
 )
 
 // Options says where to find user plugins.
@@ -32,12 +34,27 @@ func PluginDir(configHome string) string {
 func NewRegistry(opts Options) *formats.Registry {
 	r := formats.NewRegistry()
 	builtin := formats.Origin{Builtin: true}
-	_ = builtin
-	// Built-in adapters, alphabetical by id. Each client package exposes
-	// Adapter() formats.Adapter.
-	//
+	// Built-in adapters, alphabetical by id. A client described by its spec
+	// alone is spec.MustAdapter(spec.MustBuiltin(id), nil); a client with Go
+	// quirks has a package exposing Adapter() formats.Adapter.
+	r.Register(plain("claude-code"), builtin)
+	r.Register(plain("claude-desktop"), builtin)
 	// >>> codex
 	r.Register(codex.Adapter(), builtin)
 	// <<< codex
+	r.Register(plain("cursor"), builtin)
+	r.Register(plain("opencode"), builtin)
+	r.Register(vscode.Adapter(), builtin)
+
+	if opts.PluginDir != "" {
+		plugins, diags := spec.LoadPlugins(opts.PluginDir)
+		r.Diags = append(r.Diags, diags...)
+		for _, p := range plugins {
+			r.Replace(p, formats.Origin{File: p.(*spec.Adapter).Spec().File})
+		}
+	}
 	return r
 }
+
+// plain is a built-in client that its spec describes entirely.
+func plain(id string) formats.Adapter { return spec.MustAdapter(spec.MustBuiltin(id), nil) }

@@ -1,0 +1,283 @@
+package spec
+
+import (
+	"fmt"
+	"path"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/formats/jsonedit"
+)
+
+// Adapter is the JSON-family adapter a Spec describes.
+type Adapter struct {
+	spec  *Spec
+	hooks Hooks
+	caps  formats.Capabilities
+	// keys classifies every key the client knows; others are Extra.
+	keys map[string]fieldKind
+	// urlTransport names the transport a url key implies ("" for the plain url keys).
+	urlTransport map[string]canonical.Transport
+}
+
+var (
+	_ formats.Adapter     = (*Adapter)(nil)
+	_ formats.FileChooser = (*Adapter)(nil)
+)
+
+// fieldKind is which part of the canonical model a key holds.
+type fieldKind int
+
+const (
+	fUnknown fieldKind = iota
+	fType
+	fCommand
+	fArgs
+	fEnv
+	fCwd
+	fURL
+	fHeaders
+	fEnabled
+	fDisabled
+	fToolsAllow
+	fToolsDeny
+	fStartupTimeout
+	fToolTimeout
+	fOAuth
+)
+
+// NewAdapter builds the adapter for s. A spec that names quirks needs the
+// client's hooks; h == nil means none.
+func NewAdapter(s *Spec, h Hooks) (*Adapter, error) {
+	if h == nil {
+		if s.Quirks != "" {
+			return nil, fmt.Errorf("%s: quirks %q need Go code that only a built-in client has; remove the quirks line", s.File, s.Quirks)
+		}
+		h = NoHooks{}
+	}
+	a := &Adapter{spec: s, hooks: h, caps: s.Capabilities(), keys: map[string]fieldKind{}, urlTransport: map[string]canonical.Transport{}}
+	f := s.Fields
+	for key, kind := range map[string]fieldKind{
+		f.Type: fType, f.Command: fCommand, f.Args: fArgs, f.Env: fEnv, f.Cwd: fCwd, f.URL: fURL,
+		f.Headers: fHeaders, f.Enabled: fEnabled, f.Disabled: fDisabled, f.ToolsAllow: fToolsAllow,
+		f.ToolsDeny: fToolsDeny, f.StartupTimeout: fStartupTimeout, f.ToolTimeout: fToolTimeout,
+	} {
+		if key != "" {
+			a.keys[key] = kind
+		}
+	}
+	if s.OAuth != nil {
+		a.keys[s.OAuth.Key] = fOAuth
+	}
+	for _, k := range append([]string{f.URL}, f.URLAliases...) {
+		if k != "" {
+			a.keys[k], a.urlTransport[k] = fURL, ""
+		}
+	}
+	for _, t := range s.Transports {
+		for _, k := range append([]string{t.URLKey}, t.ReadURLKeys...) {
+			if k != "" && k != f.URL {
+				a.keys[k], a.urlTransport[k] = fURL, t.Name
+			}
+		}
+	}
+	return a, nil
+}
+
+// MustAdapter is NewAdapter for the built-in list.
+func MustAdapter(s *Spec, h Hooks) *Adapter {
+	a, err := NewAdapter(s, h)
+	if err != nil {
+		panic(err)
+	}
+	return a
+}
+
+// Spec returns the description the adapter follows.
+func (a *Adapter) Spec() *Spec { return a.spec }
+
+// ID implements formats.Adapter.
+func (a *Adapter) ID() string { return a.spec.ID }
+
+// DisplayName implements formats.Adapter.
+func (a *Adapter) DisplayName() string { return a.spec.DisplayName }
+
+// Capabilities implements formats.Adapter.
+func (a *Adapter) Capabilities() formats.Capabilities { return a.caps }
+
+func targetOS(env formats.Env) string {
+	if env.OS != "" {
+		return env.OS
+	}
+	return runtime.GOOS
+}
+
+// alternativeNote starts the Note of a location that is written only when
+// it exists and the scope's usual file does not (see ChooseFiles).
+const alternativeNote = "alternative to "
+
+// Locations implements formats.Adapter.
+func (a *Adapter) Locations(env formats.Env) []formats.Location {
+	env.OS = targetOS(env)
+	var out []formats.Location
+	for _, ls := range a.spec.Locations {
+		if len(ls.OS) > 0 && !slices.Contains(ls.OS, env.OS) {
+			continue
+		}
+		servers := a.serversExpr(ls)
+		if (usesProject(ls.path) || usesProject(servers)) && env.ProjectDir == "" {
+			continue
+		}
+		p, err := evalPath(ls.path, env, env.ProjectDir)
+		if err != nil || p == "" {
+			continue
+		}
+		loc := formats.Location{Client: a.spec.ID, Scope: ls.Scope, Path: p, Format: ls.Format, ReadOnly: ls.ReadOnly, Note: ls.Note}
+		if usesProject(servers) {
+			loc.Project = env.ProjectDir
+		}
+		if ls.Alternative {
+			loc.ReadOnly = true
+			for _, prev := range out {
+				if prev.Scope == loc.Scope && !prev.ReadOnly && prev.Project == loc.Project {
+					loc.Note = alternativeNote + prev.Path + ": written instead when it exists and " + baseName(prev.Path) + " does not"
+					break
+				}
+			}
+		}
+		out = append(out, loc)
+	}
+	return out
+}
+
+// ChooseFiles implements formats.FileChooser: when only an alternative file
+// of a scope exists (OpenCode's opencode.json beside opencode.jsonc), it is
+// the one written.
+func (a *Adapter) ChooseFiles(locs []formats.Location, exists func(path string) bool) []formats.Location {
+	out := slices.Clone(locs)
+	for i, alt := range out {
+		usual, ok := strings.CutPrefix(alt.Note, alternativeNote)
+		if !ok || alt.Client != a.spec.ID {
+			continue
+		}
+		usual, _, _ = strings.Cut(usual, ": ")
+		for j := range out {
+			if out[j].Path == usual && out[j].Scope == alt.Scope && !exists(usual) && exists(alt.Path) {
+				out[j].ReadOnly, out[i].ReadOnly = true, false
+				out[j].Note, out[i].Note = alternativeNote+alt.Path+": written instead when it exists and "+baseName(alt.Path)+" does not", ""
+			}
+		}
+	}
+	return out
+}
+
+func baseName(p string) string { return path.Base(strings.ReplaceAll(p, `\`, "/")) }
+
+func (a *Adapter) serversExpr(ls LocationSpec) hcl.Expression {
+	if ls.servers != nil {
+		return ls.servers
+	}
+	return a.spec.servers
+}
+
+// target is a Location resolved against the spec: which server map, in
+// which syntax.
+type target struct {
+	loc     formats.Location
+	servers []string
+	format  formats.Format
+}
+
+// resolve finds the spec location that loc stands for: same scope and file
+// name, else the first of its scope, else the client's defaults.
+func (a *Adapter) resolve(loc formats.Location) (target, *canonical.Diagnostic) {
+	t := target{loc: loc, format: a.spec.Format}
+	var match *LocationSpec
+	base := baseName(loc.Path)
+	for i := range a.spec.Locations {
+		ls := &a.spec.Locations[i]
+		if loc.Scope != "" && ls.Scope != loc.Scope {
+			continue
+		}
+		if match == nil {
+			match = ls
+		}
+		sample, err := evalPath(ls.path, formats.Env{Home: "/h", ProjectDir: "/p", OS: "linux"}, "/p")
+		if err == nil && path.Base(sample) == base {
+			match = ls
+			break
+		}
+	}
+	expr := a.spec.servers
+	if match != nil {
+		expr = a.serversExpr(*match)
+		t.format = match.Format
+	}
+	switch loc.Format {
+	case formats.JSON, formats.JSONC, formats.JSONComments:
+		t.format = loc.Format
+	}
+	if usesProject(expr) && loc.Project == "" {
+		d := canonical.Errorf("no project directory for %s %s scope", a.spec.DisplayName, loc.Scope)
+		d.Detail = "its servers are kept per project; run mcpsync inside the project or pass --project DIR"
+		return t, d.At(canonical.Pos{File: loc.Path})
+	}
+	servers, err := evalServers(expr, formats.Env{OS: "linux"}, loc.Project)
+	if err != nil {
+		return t, canonical.Errorf("%s: the server path cannot be computed: %v", a.spec.File, err)
+	}
+	t.servers = servers
+	return t, nil
+}
+
+// parse reads data as the target's syntax. Strict JSON refuses comments and
+// trailing commas, JSON-with-comments refuses trailing commas: the client
+// itself would not load the file.
+func (a *Adapter) parse(t target, data []byte) (*jsonedit.Doc, canonical.Diagnostics) {
+	doc, err := jsonedit.Parse(data)
+	if err != nil {
+		d := canonical.Errorf("%s is not valid JSON: %s", baseName(t.loc.Path), syntaxMessage(err))
+		d.Detail = "fix the file by hand; mcpsync does not write a file it cannot read"
+		if se, ok := err.(*jsonedit.SyntaxError); ok {
+			d.At(canonical.Pos{File: t.loc.Path, Line: se.Line, Column: se.Column})
+		}
+		return nil, canonical.Diagnostics{d}
+	}
+	comment, comma := doc.Extension()
+	var diags canonical.Diagnostics
+	if comment >= 0 && t.format == formats.JSON {
+		d := canonical.Errorf("comments are not allowed in this file")
+		d.Detail = a.spec.DisplayName + " reads it as strict JSON and would fail to load it; remove the comment"
+		diags = append(diags, a.at(d, doc, t, comment))
+	}
+	if comma >= 0 && (t.format == formats.JSON || t.format == formats.JSONComments) {
+		d := canonical.Errorf("trailing commas are not allowed in this file")
+		d.Detail = a.spec.DisplayName + " would fail to load it; remove the comma"
+		diags = append(diags, a.at(d, doc, t, comma))
+	}
+	return doc, diags
+}
+
+func syntaxMessage(err error) string {
+	if se, ok := err.(*jsonedit.SyntaxError); ok {
+		return se.Msg
+	}
+	return err.Error()
+}
+
+// at places d at a byte offset of the document.
+func (a *Adapter) at(d *canonical.Diagnostic, doc *jsonedit.Doc, t target, offset int) *canonical.Diagnostic {
+	line, col := doc.Pos(offset)
+	return d.At(canonical.Pos{File: t.loc.Path, Line: line, Column: col})
+}
+
+// atNode places d at a value of the document.
+func atNode(d *canonical.Diagnostic, t target, n jsonedit.Node) *canonical.Diagnostic {
+	line, col := n.Pos()
+	return d.At(canonical.Pos{File: t.loc.Path, Line: line, Column: col})
+}

@@ -1,0 +1,116 @@
+package spec
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/mcpsync/mcpsync/canonical"
+)
+
+// windowsShims are commands that are .cmd scripts on Windows: a client that
+// spawns without a shell cannot start them, so they are written as
+// cmd /c <shim> ... for a native Windows target. uvx, node and absolute
+// paths are real executables and are left alone.
+var windowsShims = []string{"npx", "npm", "pnpm", "pnpx", "yarn", "yarnpkg", "bunx"}
+
+func isShim(command string) bool { return slices.Contains(windowsShims, command) }
+
+// unwrapWindows turns cmd /c npx ... back into npx ..., the shape every
+// other target wants. Only shims are unwrapped: cmd /c script.bat stays.
+func unwrapWindows(command string, args []string) (string, []string, bool) {
+	c := strings.ToLower(command)
+	if (c == "cmd" || c == "cmd.exe") && len(args) >= 2 && strings.EqualFold(args[0], "/c") && isShim(args[1]) {
+		return args[1], args[2:], true
+	}
+	return command, args, false
+}
+
+// wrapWindows writes a shim command as cmd /c <shim> ....
+func wrapWindows(command string, args []string) (string, []string) {
+	if !isShim(command) {
+		return command, args
+	}
+	return "cmd", append([]string{"/c", command}, args...)
+}
+
+// mcpRemoteDialect is what mcp-remote expands in --header values: ${VAR}
+// from its own environment, without defaults.
+var mcpRemoteDialect = canonical.Dialect{Name: "mcp-remote", Env: canonical.EnvDollar}
+
+// bridgeArgs builds npx -y mcp-remote URL --header K:V ... for a remote
+// server, so that a stdio-only client can reach it. The header is written
+// without a space after the colon: mcp-remote's own advice, since some
+// clients split arguments on spaces. Problems are reported per field.
+func bridgeArgs(s canonical.Server, problem func(field, msg string)) []string {
+	args := []string{"-y", "mcp-remote", s.URL}
+	if canonical.Parse(s.URL, canonical.DialectCanonical).HasRefs() {
+		problem("url", "mcp-remote does not expand references in the url; "+s.URL+" reaches it literally")
+	}
+	keys := make([]string, 0, len(s.Headers))
+	for k := range s.Headers {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		t := canonical.Parse(s.Headers[k], canonical.DialectCanonical)
+		v, probs := t.Render(mcpRemoteDialect)
+		for _, p := range probs {
+			problem("headers."+k, p.Reason)
+		}
+		if names := t.EnvNames(); len(names) > 0 {
+			problem("headers."+k, "mcp-remote reads "+strings.Join(names, ", ")+" from its own environment, which the client passes on from where it was started (a desktop app does not see your shell's variables)")
+		}
+		args = append(args, "--header", k+":"+v)
+	}
+	if s.Transport == canonical.SSE {
+		args = append(args, "--transport", "sse-only")
+	}
+	return args
+}
+
+// unbridge recognises npx -y mcp-remote URL [--header K:V]... [--transport T]
+// and returns the remote server it stands for.
+func unbridge(command string, args []string) (canonical.Server, bool) {
+	if command != "npx" {
+		return canonical.Server{}, false
+	}
+	i := 0
+	for i < len(args) && (args[i] == "-y" || args[i] == "--yes") {
+		i++
+	}
+	if i >= len(args) || (args[i] != "mcp-remote" && !strings.HasPrefix(args[i], "mcp-remote@")) {
+		return canonical.Server{}, false
+	}
+	i++
+	if i >= len(args) || strings.HasPrefix(args[i], "-") {
+		return canonical.Server{}, false
+	}
+	s := canonical.Server{Transport: canonical.HTTP, URL: args[i]}
+	for i++; i < len(args); i += 2 {
+		if i+1 >= len(args) {
+			return canonical.Server{}, false
+		}
+		switch args[i] {
+		case "--header":
+			k, v, ok := strings.Cut(args[i+1], ":")
+			if !ok {
+				return canonical.Server{}, false
+			}
+			if s.Headers == nil {
+				s.Headers = map[string]string{}
+			}
+			s.Headers[strings.TrimSpace(k)], _ = canonical.Parse(strings.TrimLeft(v, " "), mcpRemoteDialect).Render(canonical.DialectCanonical)
+		case "--transport":
+			switch args[i+1] {
+			case "sse-only":
+				s.Transport = canonical.SSE
+			case "http-only", "http-first", "sse-first":
+			default:
+				return canonical.Server{}, false
+			}
+		default:
+			return canonical.Server{}, false
+		}
+	}
+	return s, true
+}

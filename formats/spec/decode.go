@@ -1,0 +1,488 @@
+package spec
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/formats/jsonedit"
+)
+
+// entry is one member of the server map as read.
+type entry struct {
+	name string
+	key  jsonedit.Node // the name, for its position
+	node jsonedit.Node // the entry's value
+	srv  canonical.Server
+	// ok is false when the entry was skipped: the client would not load
+	// it, or mcpsync cannot read it. It is then never changed unless the
+	// wanted set replaces it by name.
+	ok bool
+}
+
+// Decode implements formats.Adapter.
+func (a *Adapter) Decode(loc formats.Location, data []byte) (set canonical.Set, diags canonical.Diagnostics) {
+	t, d := a.resolve(loc)
+	if d != nil {
+		return set, canonical.Diagnostics{d}
+	}
+	doc, diags := a.parse(t, data)
+	if diags.HasErrors() {
+		return set, diags
+	}
+	c := &Context{Spec: a.spec, Loc: loc, Servers: t.servers}
+	entries, ds := a.readEntries(c, t, doc)
+	diags = append(diags, ds...)
+	for _, e := range entries {
+		if e.ok {
+			set.Servers = append(set.Servers, e.srv)
+		}
+	}
+	diags = append(diags, a.hooks.FinishDecode(c, doc, &set)...)
+	return set, diags.WithFile(loc.Path)
+}
+
+// readEntries decodes every member of the server map, in file order.
+// Duplicate names are errors: the client silently keeps the last one, and
+// mcpsync will not guess which one the user meant.
+func (a *Adapter) readEntries(c *Context, t target, doc *jsonedit.Doc) ([]entry, canonical.Diagnostics) {
+	var diags canonical.Diagnostics
+	n := doc.Root()
+	if !n.Valid() {
+		return nil, nil
+	}
+	for i, name := range t.servers {
+		if n.Kind() != jsonedit.KindObject {
+			d := canonical.Errorf("%s must be an object, not %s", strings.Join(t.servers[:i], "."), n.Kind())
+			d.Detail = a.spec.DisplayName + " reads its servers from " + strings.Join(t.servers, ".") + "; fix the file by hand"
+			return nil, canonical.Diagnostics{atNode(d, t, n)}
+		}
+		next := n.Get(name)
+		if !next.Valid() {
+			if i == 0 {
+				diags = append(diags, a.misplaced(t, n)...)
+			}
+			return nil, diags
+		}
+		n = next
+	}
+	if n.Kind() != jsonedit.KindObject {
+		d := canonical.Errorf("%s must be an object of servers, not %s", strings.Join(t.servers, "."), n.Kind())
+		d.Detail = `write it as { "name": { ... }, ... }`
+		return nil, canonical.Diagnostics{atNode(d, t, n)}
+	}
+	members := n.Members()
+	first := map[string]jsonedit.Node{}
+	entries := make([]entry, 0, len(members))
+	for _, m := range members {
+		if prev, dup := first[m.Name]; dup {
+			line, col := prev.Pos()
+			d := canonical.Errorf("duplicate server name %q", m.Name)
+			d.Detail = fmt.Sprintf("also defined at line %d, column %d; %s uses the last one; remove or rename one", line, col, a.spec.DisplayName)
+			d.Server = m.Name
+			diags = append(diags, atNode(d, t, m.Key))
+			continue
+		}
+		first[m.Name] = m.Key
+		srv, ok, ds := a.decodeServer(c, t, m.Name, m.Key, m.Value)
+		diags = append(diags, ds...)
+		entries = append(entries, entry{name: m.Name, key: m.Key, node: m.Value, srv: srv, ok: ok})
+	}
+	return entries, diags
+}
+
+// wrapperKeys are the server map keys clients use; finding another client's
+// key where this one's is missing is worth a warning.
+var wrapperKeys = []string{"mcpServers", "servers", "mcp", "context_servers", "mcp_servers", "amp.mcpServers"}
+
+func (a *Adapter) misplaced(t target, root jsonedit.Node) canonical.Diagnostics {
+	for _, k := range wrapperKeys {
+		if k == t.servers[0] {
+			continue
+		}
+		if v := root.Get(k); v.Kind() == jsonedit.KindObject && v.Len() > 0 {
+			d := canonical.Warnf("found %q but %s reads %q", k, a.spec.DisplayName, strings.Join(t.servers, "."))
+			d.Detail = "these servers are not loaded by the client and mcpsync does not import them; rename the key if they are meant for " + a.spec.DisplayName
+			for _, m := range root.Members() {
+				if m.Name == k {
+					return canonical.Diagnostics{atNode(d, t, m.Key)}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// reader decodes one entry, collecting problems against its fields.
+type reader struct {
+	a     *Adapter
+	t     target
+	name  string
+	diags canonical.Diagnostics
+	skip  bool
+}
+
+// skipf records why the client would not load the entry.
+func (r *reader) skipf(n jsonedit.Node, field, detail, format string, args ...any) {
+	d := canonical.Warnf("server %q is skipped: "+format, append([]any{r.name}, args...)...)
+	d.Detail, d.Server, d.Field = detail, r.name, field
+	r.diags = append(r.diags, atNode(d, r.t, n))
+	r.skip = true
+}
+
+func (r *reader) warnf(n jsonedit.Node, field, detail, format string, args ...any) {
+	d := canonical.Warnf(format, args...)
+	d.Detail, d.Server, d.Field = detail, r.name, field
+	r.diags = append(r.diags, atNode(d, r.t, n))
+}
+
+// str reads a string field and turns the client's placeholders into
+// canonical ones. A reference the client would not expand is still read as
+// a reference (that is what the user meant) with a warning.
+func (r *reader) str(n jsonedit.Node, field string) (string, bool) {
+	s, ok := n.Text()
+	if !ok {
+		r.skipf(n, field, "", "%s must be a string, not %s", field, n.Kind())
+		return "", false
+	}
+	return r.ref(n, field, s), true
+}
+
+func (r *reader) ref(n jsonedit.Node, field, s string) string {
+	d := r.a.spec.Dialect
+	tpl := canonical.Parse(s, d)
+	if !tpl.HasRefs() {
+		return s
+	}
+	for _, f := range tpl.Foreign() {
+		r.warnf(n, field, "it is read as a reference; write it as the client spells references if you want the client to expand it",
+			"%s is not expanded by %s: the server would get %q literally", f.Text, r.a.spec.DisplayName, f.Text)
+	}
+	out, _ := tpl.Render(canonical.DialectCanonical)
+	return out
+}
+
+func (r *reader) strings(n jsonedit.Node, field string) ([]string, bool) {
+	if n.Kind() != jsonedit.KindArray {
+		r.skipf(n, field, "write it as a list: [\"a\", \"b\"]", "%s must be an array of strings, not %s", field, n.Kind())
+		return nil, false
+	}
+	els := n.Elements()
+	out := make([]string, 0, len(els))
+	for i, e := range els {
+		s, ok := r.str(e, fmt.Sprintf("%s[%d]", field, i))
+		if !ok {
+			return nil, false
+		}
+		out = append(out, s)
+	}
+	return out, true
+}
+
+// stringMap reads env or headers. Numbers and booleans are taken as their
+// text (VS Code allows them); null is skipped with a warning.
+func (r *reader) stringMap(n jsonedit.Node, field string) (map[string]string, bool) {
+	if n.Kind() != jsonedit.KindObject {
+		r.skipf(n, field, `write it as an object: {"NAME": "value"}`, "%s must be an object, not %s", field, n.Kind())
+		return nil, false
+	}
+	out := map[string]string{}
+	for _, m := range n.Members() {
+		switch m.Value.Kind() {
+		case jsonedit.KindString:
+			s, _ := m.Value.Text()
+			out[m.Name] = r.ref(m.Value, field+"."+m.Name, s)
+		case jsonedit.KindNumber, jsonedit.KindBool:
+			out[m.Name] = m.Value.Literal()
+		default:
+			r.skipf(m.Value, field+"."+m.Name, "", "%s.%s must be a string, not %s", field, m.Name, m.Value.Kind())
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+func (r *reader) boolean(n jsonedit.Node, field string) (bool, bool) {
+	b, ok := n.Bool()
+	if !ok {
+		r.skipf(n, field, "", "%s must be true or false, not %s", field, n.Kind())
+	}
+	return b, ok
+}
+
+func (r *reader) duration(n jsonedit.Node, field string) (time.Duration, bool) {
+	f, ok := n.Float()
+	if !ok || f < 0 || f > math.MaxInt32 {
+		r.skipf(n, field, "", "%s must be a positive number (%s)", field, unitName(r.a.spec.Fields.TimeoutUnit))
+		return 0, false
+	}
+	if r.a.spec.Fields.TimeoutUnit == "s" {
+		return time.Duration(f * float64(time.Second)), true
+	}
+	return time.Duration(f * float64(time.Millisecond)), true
+}
+
+func unitName(u string) string {
+	if u == "s" {
+		return "seconds"
+	}
+	return "milliseconds"
+}
+
+// decodeServer maps one entry into a canonical server: known keys into the
+// model, every other key into Extra verbatim. It reports ok == false for an
+// entry the client would skip.
+func (a *Adapter) decodeServer(c *Context, t target, name string, key, n jsonedit.Node) (canonical.Server, bool, canonical.Diagnostics) {
+	line, col := key.Pos()
+	srv := canonical.Server{Name: name, Origin: canonical.Pos{File: t.loc.Path, Line: line, Column: col}}
+	r := &reader{a: a, t: t, name: name}
+	if n.Kind() != jsonedit.KindObject {
+		r.skipf(n, "", "a server is an object such as {\"command\": \"npx\", \"args\": [...]}", "it is %s, not an object", n.Kind())
+		return srv, false, r.diags
+	}
+	f := a.spec.Fields
+	known := map[fieldKind]jsonedit.Node{}
+	var urlKey string
+	seen := map[string]bool{}
+	for _, m := range n.Members() {
+		if seen[m.Name] {
+			r.warnf(m.Key, m.Name, a.spec.DisplayName+" uses the last one; remove the other", "key %q is repeated", m.Name)
+		}
+		seen[m.Name] = true
+		kind := a.keys[m.Name]
+		if kind == fUnknown || (kind == fOAuth && m.Value.Kind() != jsonedit.KindObject) {
+			srv.SetExtra(a.spec.ID, m.Name, m.Value.JSON())
+			continue
+		}
+		if kind == fURL {
+			if prev, ok := known[fURL]; ok && prev.Valid() && a.urlTransport[urlKey] != "" && a.urlTransport[m.Name] == "" {
+				// a dedicated key (httpUrl) wins over the plain url
+				srv.SetExtra(a.spec.ID, m.Name, m.Value.JSON())
+				continue
+			} else if ok {
+				srv.SetExtra(a.spec.ID, urlKey, prev.JSON())
+			}
+			urlKey = m.Name
+		}
+		known[kind] = m.Value
+	}
+
+	// The transport: a dedicated url key, else the type, else what a bare
+	// url or a command means to this client.
+	typeNode, hasType := known[fType]
+	switch {
+	case urlKey != "" && a.urlTransport[urlKey] != "":
+		srv.Transport = a.urlTransport[urlKey]
+		if hasType {
+			srv.SetExtra(a.spec.ID, f.Type, typeNode.JSON())
+		}
+	case hasType:
+		spelling, ok := typeNode.Text()
+		if !ok {
+			r.skipf(typeNode, f.Type, "", "type must be a string, not %s", typeNode.Kind())
+			break
+		}
+		tr, ok := a.transportOf(spelling)
+		if !ok {
+			r.skipf(typeNode, f.Type, "use one of "+a.typeSpellings(), "%s does not know the type %q", a.spec.DisplayName, spelling)
+			break
+		}
+		srv.Transport = tr
+	case urlKey != "":
+		switch a.spec.URLWithoutType {
+		case "http", "auto":
+			srv.Transport = canonical.HTTP
+		case "sse":
+			srv.Transport = canonical.SSE
+		case "invalid":
+			r.skipf(known[fURL], urlKey, a.typeAdvice(), "it has a url but no type, which %s rejects", a.spec.DisplayName)
+		}
+	case known[fCommand].Valid():
+		srv.Transport = canonical.Stdio
+	default:
+		r.skipf(n, "", `give a "command" for a local server or a "url" for a remote one; the entry is left as it is`,
+			"it has neither a command nor a url")
+	}
+
+	// Keys that belong to the other kind of transport are kept verbatim:
+	// the client ignores them, and writing back must not lose them.
+	for kind := fType; kind <= fOAuth; kind++ {
+		v, ok := known[kind]
+		if !ok {
+			continue
+		}
+		stdioOnly := kind == fCommand || kind == fArgs || kind == fEnv || kind == fCwd
+		remoteOnly := kind == fURL || kind == fHeaders || kind == fOAuth
+		if (srv.Transport == canonical.Stdio && remoteOnly) || (srv.Transport.IsRemote() && stdioOnly) {
+			k := a.keyOf(kind, urlKey)
+			srv.SetExtra(a.spec.ID, k, v.JSON())
+			delete(known, kind)
+		}
+	}
+
+	for kind := fType; kind <= fOAuth; kind++ {
+		v, ok := known[kind]
+		if !ok {
+			continue
+		}
+		switch kind {
+		case fCommand:
+			if f.CommandArray {
+				parts, ok := r.strings(v, f.Command)
+				if ok && len(parts) == 0 {
+					r.skipf(v, f.Command, `write it as ["program", "arg", ...]`, "%s is an empty array", f.Command)
+				} else if ok {
+					srv.Command, srv.Args = parts[0], parts[1:]
+				}
+			} else {
+				srv.Command, _ = r.str(v, f.Command)
+			}
+		case fArgs:
+			srv.Args, _ = r.strings(v, f.Args)
+		case fEnv:
+			srv.Env, _ = r.stringMap(v, f.Env)
+		case fCwd:
+			srv.Cwd, _ = r.str(v, f.Cwd)
+		case fURL:
+			srv.URL, _ = r.str(v, urlKey)
+		case fHeaders:
+			srv.Headers, _ = r.stringMap(v, f.Headers)
+		case fEnabled:
+			on, _ := r.boolean(v, f.Enabled)
+			srv.Disabled = !on
+		case fDisabled:
+			srv.Disabled, _ = r.boolean(v, f.Disabled)
+		case fToolsAllow:
+			srv.ToolsAllow, _ = r.strings(v, f.ToolsAllow)
+		case fToolsDeny:
+			srv.ToolsDeny, _ = r.strings(v, f.ToolsDeny)
+		case fStartupTimeout:
+			srv.StartupTimeout, _ = r.duration(v, f.StartupTimeout)
+		case fToolTimeout:
+			srv.ToolTimeout, _ = r.duration(v, f.ToolTimeout)
+		case fOAuth:
+			a.readOAuth(r, v, &srv)
+		}
+	}
+	if srv.Transport == canonical.Stdio && !r.skip && strings.TrimSpace(srv.Command) == "" {
+		r.skipf(n, f.Command, "", "it has no command")
+	}
+	if srv.Transport.IsRemote() && !r.skip && srv.URL == "" {
+		r.skipf(n, urlKey, "", "a %s server needs a url", srv.Transport)
+	}
+	if srv.Transport == canonical.Stdio {
+		srv.Command, srv.Args, _ = unwrapWindows(srv.Command, srv.Args)
+		if !a.caps.Supports(canonical.HTTP) && !a.caps.Supports(canonical.SSE) {
+			if remote, ok := unbridge(srv.Command, srv.Args); ok {
+				srv.Transport, srv.URL, srv.Headers = remote.Transport, remote.URL, remote.Headers
+				srv.Command, srv.Args = "", nil
+				srv.Env = nil
+				if v, ok := known[fEnv]; ok {
+					srv.SetExtra(a.spec.ID, f.Env, v.JSON())
+				}
+			}
+		}
+	}
+	r.diags = append(r.diags, a.hooks.DecodeEntry(c, n, &srv)...)
+	srv.Normalize()
+	return srv, !r.skip, r.diags
+}
+
+// keyOf returns the client's key for a field kind.
+func (a *Adapter) keyOf(kind fieldKind, urlKey string) string {
+	f := a.spec.Fields
+	switch kind {
+	case fCommand:
+		return f.Command
+	case fArgs:
+		return f.Args
+	case fEnv:
+		return f.Env
+	case fCwd:
+		return f.Cwd
+	case fURL:
+		return urlKey
+	case fHeaders:
+		return f.Headers
+	case fOAuth:
+		return a.spec.OAuth.Key
+	}
+	return ""
+}
+
+func (a *Adapter) readOAuth(r *reader, n jsonedit.Node, srv *canonical.Server) {
+	o := a.spec.OAuth
+	var out canonical.OAuth
+	for _, m := range n.Members() {
+		switch m.Name {
+		case "":
+		case o.ClientID:
+			out.ClientID, _ = r.str(m.Value, o.Key+"."+m.Name)
+		case o.ClientSecret:
+			out.ClientSecret, _ = r.str(m.Value, o.Key+"."+m.Name)
+		case o.RedirectURI:
+			out.RedirectURI, _ = r.str(m.Value, o.Key+"."+m.Name)
+		case o.AuthServerMetadataURL:
+			out.AuthServerMetadataURL, _ = r.str(m.Value, o.Key+"."+m.Name)
+		case o.Resource:
+			out.Resource, _ = r.str(m.Value, o.Key+"."+m.Name)
+		case o.CallbackPort:
+			if f, ok := m.Value.Float(); ok && f == math.Trunc(f) && f > 0 && f < 65536 {
+				out.CallbackPort = int(f)
+			} else {
+				r.skipf(m.Value, o.Key+"."+m.Name, "", "%s.%s must be a port number", o.Key, m.Name)
+			}
+		case o.Scopes:
+			if o.ScopesString {
+				s, _ := r.str(m.Value, o.Key+"."+m.Name)
+				out.Scopes = strings.Fields(s)
+			} else {
+				out.Scopes, _ = r.strings(m.Value, o.Key+"."+m.Name)
+			}
+		}
+	}
+	srv.Auth.OAuth = &out
+}
+
+// transportOf maps a type spelling to a transport: the first transport that
+// writes or accepts it.
+func (a *Adapter) transportOf(spelling string) (canonical.Transport, bool) {
+	for _, t := range a.spec.Transports {
+		if t.Type == spelling {
+			return t.Name, true
+		}
+	}
+	for _, t := range a.spec.Transports {
+		for _, al := range t.Aliases {
+			if al == spelling {
+				return t.Name, true
+			}
+		}
+	}
+	return "", false
+}
+
+func (a *Adapter) typeSpellings() string {
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range a.spec.Transports {
+		if t.Type != "" && !seen[t.Type] {
+			seen[t.Type] = true
+			out = append(out, fmt.Sprintf("%q", t.Type))
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+func (a *Adapter) typeAdvice() string {
+	var out []string
+	for _, t := range a.spec.Transports {
+		if t.Name.IsRemote() && t.Type != "" {
+			out = append(out, fmt.Sprintf(`"%s": %q`, a.spec.Fields.Type, t.Type))
+		}
+	}
+	return "add " + strings.Join(out, " or ") + "; the entry is left as it is"
+}

@@ -1,0 +1,597 @@
+package spec
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/formats/jsonedit"
+)
+
+// A field is one key of an entry as the client spells it.
+type field struct {
+	key   string
+	kind  fieldKind
+	value any
+}
+
+// Encode implements formats.Adapter.
+//
+// An entry that already decodes to the wanted server (its Extra for this
+// client included) is not touched. A changed entry is edited key by key:
+// only the parts of the model that changed are rewritten, in place, and
+// keys the user wrote that mcpsync does not know stay unless the wanted
+// server's Extra for this client says otherwise. Entries the file has and
+// the set does not are removed, except entries the client itself would skip,
+// which mcpsync never read and so leaves alone. New entries are appended in
+// the set's order. Nothing is written (data is returned unchanged) when
+// there is an error.
+func (a *Adapter) Encode(loc formats.Location, data []byte, want canonical.Set, opts formats.EncodeOptions) ([]byte, canonical.Diagnostics) {
+	t, d := a.resolve(loc)
+	if d != nil {
+		return data, canonical.Diagnostics{d}
+	}
+	if loc.ReadOnly {
+		d := canonical.Errorf("%s is read-only for mcpsync", loc.Path)
+		d.Detail = loc.Note
+		return data, canonical.Diagnostics{d.At(canonical.Pos{File: loc.Path})}
+	}
+	doc, diags := a.parse(t, data)
+	if diags.HasErrors() {
+		return data, diags
+	}
+	if opts.OS == "" {
+		opts.OS = targetOS(formats.Env{})
+	}
+	c := &Context{Spec: a.spec, Loc: loc, Servers: t.servers, Options: opts}
+	entries, ds := a.readEntries(c, t, doc)
+	if ds.HasErrors() {
+		return data, append(diags, ds.Errors()...)
+	}
+	want = want.Clone()
+	diags = append(diags, a.hooks.PrepareEncode(c, &want)...)
+
+	e := &encoder{a: a, t: t, doc: doc, opts: opts}
+	existing := make(map[string]*entry, len(entries))
+	for i := range entries {
+		existing[entries[i].name] = &entries[i]
+	}
+	wanted := make(map[string]bool, len(want.Servers))
+	var fresh []jsonedit.Field
+	for _, s := range want.Servers {
+		if wanted[s.Name] {
+			d := canonical.Errorf("server %q is wanted twice", s.Name)
+			d.Server = s.Name
+			e.diags = append(e.diags, d)
+			continue
+		}
+		wanted[s.Name] = true
+		old, has := existing[s.Name]
+		if has && old.ok && canonical.Equal(old.srv, s, a.spec.ID) {
+			continue
+		}
+		s.Normalize()
+		fields, bridged, ok := e.render(s, has)
+		if !ok {
+			continue
+		}
+		c.Written = append(c.Written, s.Name)
+		if has {
+			e.editEntry(old, s, fields, bridged)
+		} else {
+			fresh = append(fresh, jsonedit.Field{Key: s.Name, Value: object(fields)})
+		}
+	}
+	for _, en := range entries {
+		if en.ok && !wanted[en.name] {
+			_, err := doc.Delete(append(slices.Clone(t.servers), en.name))
+			e.fail(err)
+		}
+	}
+	if len(fresh) > 0 {
+		if doc.IsEmpty() {
+			doc.SetNewFileStyle(a.spec.NewFile.Indent, a.spec.NewFile.FinalNewline)
+			if a.spec.NewFile.Schema != "" {
+				e.fail(doc.Set([]string{"$schema"}, a.spec.NewFile.Schema))
+			}
+		}
+		e.fail(doc.Append(t.servers, fresh...))
+	}
+	if !e.diags.HasErrors() {
+		e.diags = append(e.diags, a.hooks.FinishEncode(c, doc)...)
+	}
+	diags = append(diags, e.diags...)
+	if diags.HasErrors() {
+		return data, diags.WithFile(loc.Path)
+	}
+	out, err := doc.Bytes()
+	if err != nil {
+		return data, append(diags, canonical.Errorf("%s: %v", loc.Path, err))
+	}
+	if bytes.Equal(out, data) {
+		return data, diags.WithFile(loc.Path)
+	}
+	return out, diags.WithFile(loc.Path)
+}
+
+// encoder carries one Encode.
+type encoder struct {
+	a     *Adapter
+	t     target
+	doc   *jsonedit.Doc
+	opts  formats.EncodeOptions
+	diags canonical.Diagnostics
+}
+
+func (e *encoder) fail(err error) {
+	if err != nil {
+		d := canonical.Errorf("cannot edit %s: %v", e.t.loc.Path, err)
+		d.Detail = "the file is left as it is"
+		e.diags = append(e.diags, d)
+	}
+}
+
+func (e *encoder) warn(s canonical.Server, field, detail, format string, args ...any) {
+	d := canonical.Warnf(format, args...)
+	d.Server, d.Field, d.Detail = s.Name, field, detail
+	e.diags = append(e.diags, d)
+}
+
+func object(fields []field) jsonedit.Object {
+	o := make(jsonedit.Object, len(fields))
+	for i, f := range fields {
+		o[i] = jsonedit.Field{Key: f.key, Value: f.value}
+	}
+	return o
+}
+
+// str spells a canonical string in the client's placeholder syntax; what
+// the client cannot express is a warning naming the server and field.
+func (e *encoder) str(s canonical.Server, field, v string) string {
+	t := canonical.Parse(v, canonical.DialectCanonical)
+	if !t.HasRefs() {
+		return v
+	}
+	out, probs := t.Render(e.a.spec.Dialect)
+	for _, p := range probs {
+		e.warn(s, field, "", "%s: %s", p.Ref.Text, p.Reason)
+	}
+	return out
+}
+
+func (e *encoder) strs(s canonical.Server, field string, vs []string) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = e.str(s, fmt.Sprintf("%s[%d]", field, i), v)
+	}
+	return out
+}
+
+func (e *encoder) strMap(s canonical.Server, field string, m map[string]string) map[string]string {
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = e.str(s, field+"."+k, v)
+	}
+	return out
+}
+
+// render spells s as the client's entry. It reports ok == false, with a
+// warning, when the client cannot run the server at all, and bridged when
+// a remote server is written as an mcp-remote command.
+func (e *encoder) render(s canonical.Server, exists bool) (fields []field, bridged, ok bool) {
+	a, sp, f := e.a, e.a.spec, e.a.spec.Fields
+	left := ""
+	if exists {
+		left = "; the entry already in the file is left as it is"
+	}
+	tr, supported := sp.Transport(s.Transport)
+	if !supported {
+		switch {
+		case s.Transport.IsRemote() && a.stdioOnly() && e.opts.BridgeRemote:
+			bridged = true
+			tr, _ = sp.Transport(canonical.Stdio)
+		case s.Transport.IsRemote() && a.stdioOnly():
+			e.warn(s, "transport", "pass --bridge-remote to reach it through npx mcp-remote, or add it in the app"+left,
+				"server %q is not written: %s only runs local (stdio) servers", s.Name, sp.DisplayName)
+			return nil, false, false
+		default:
+			e.warn(s, "transport", "the client supports "+transportList(a.caps.Transports)+left,
+				"server %q is not written: %s cannot use %s servers", s.Name, sp.DisplayName, s.Transport)
+			return nil, false, false
+		}
+	}
+	if s.Disabled && !a.caps.Disabled {
+		e.warn(s, "disabled", "writing it would turn it on; enable it in mcpsync, or disable it in the client's own settings"+left,
+			"server %q is not written: it is disabled and %s has no way to say so in its file", s.Name, sp.DisplayName)
+		return nil, false, false
+	}
+	add := func(key string, kind fieldKind, v any) { fields = append(fields, field{key, kind, v}) }
+	if f.Type != "" && tr.WriteType {
+		add(f.Type, fType, tr.Type)
+	}
+	if !bridged {
+		if back := a.readBack(tr); back != s.Transport {
+			e.warn(s, "transport", sp.DisplayName+" reads it as "+string(back),
+				"%s has no spelling of its own for %s; server %q is written as a %s entry", sp.DisplayName, s.Transport, s.Name, back)
+		}
+	}
+	switch {
+	case bridged:
+		args := bridgeArgs(s, func(field, msg string) { e.warn(s, field, "", "%s", msg) })
+		e.addCommand(s, "npx", args, add)
+		if len(s.Env) > 0 {
+			e.warn(s, "env", "", "the env of a remote server is dropped")
+		}
+	case s.Transport == canonical.Stdio:
+		e.addCommand(s, e.str(s, "command", s.Command), e.strs(s, "args", s.Args), add)
+		if len(s.Env) > 0 {
+			if f.Env == "" {
+				e.warn(s, "env", "", "%s has no env for a server; it is dropped", sp.DisplayName)
+			} else {
+				add(f.Env, fEnv, e.strMap(s, "env", s.Env))
+			}
+		}
+		if s.Cwd != "" {
+			if f.Cwd == "" {
+				e.warn(s, "cwd", sp.DisplayName+" starts servers in its own directory", "%s has no cwd; %q is dropped", sp.DisplayName, s.Cwd)
+			} else {
+				add(f.Cwd, fCwd, e.str(s, "cwd", s.Cwd))
+			}
+		}
+	default:
+		key := tr.URLKey
+		if key == "" {
+			key = f.URL
+		}
+		add(key, fURL, e.str(s, "url", s.URL))
+		if len(s.Headers) > 0 {
+			if f.Headers == "" {
+				e.warn(s, "headers", "the server may refuse the client without them", "%s cannot send headers; they are dropped", sp.DisplayName)
+			} else {
+				add(f.Headers, fHeaders, e.strMap(s, "headers", s.Headers))
+			}
+		}
+		if o := s.Auth.OAuth; !o.IsZero() {
+			if sp.OAuth == nil {
+				e.warn(s, "oauth", "the client will run its own OAuth discovery", "%s has no OAuth client settings; they are dropped", sp.DisplayName)
+			} else {
+				add(sp.OAuth.Key, fOAuth, e.oauth(s, o))
+			}
+		}
+	}
+	if s.Disabled {
+		if f.Enabled != "" {
+			add(f.Enabled, fEnabled, false)
+		} else {
+			add(f.Disabled, fDisabled, true)
+		}
+	}
+	for _, tf := range []struct {
+		key, name string
+		kind      fieldKind
+		v         []string
+	}{{f.ToolsAllow, "toolsAllow", fToolsAllow, s.ToolsAllow}, {f.ToolsDeny, "toolsDeny", fToolsDeny, s.ToolsDeny}} {
+		if len(tf.v) == 0 {
+			continue
+		}
+		if tf.key == "" {
+			e.warn(s, tf.name, "the client offers every tool of the server", "%s cannot filter tools; %s %v is dropped", sp.DisplayName, tf.name, tf.v)
+			continue
+		}
+		add(tf.key, tf.kind, tf.v)
+	}
+	for _, to := range []struct {
+		key, name string
+		kind      fieldKind
+		v         time.Duration
+	}{{f.StartupTimeout, "startupTimeout", fStartupTimeout, s.StartupTimeout}, {f.ToolTimeout, "toolTimeout", fToolTimeout, s.ToolTimeout}} {
+		if to.v == 0 {
+			continue
+		}
+		if to.key == "" {
+			e.warn(s, to.name, "the client's default applies", "%s has no %s setting; %s is dropped", sp.DisplayName, to.name, to.v)
+			continue
+		}
+		add(to.key, to.kind, a.timeoutValue(to.v))
+	}
+	written := map[string]bool{}
+	for _, fl := range fields {
+		written[fl.key] = true
+	}
+	extra := s.Extra[sp.ID]
+	for _, k := range slices.Sorted(maps.Keys(extra)) {
+		if !written[k] {
+			fields = append(fields, field{k, fUnknown, json.RawMessage(extra[k])})
+		}
+	}
+	a.order(fields)
+	return fields, bridged, true
+}
+
+// addCommand writes the command, wrapped in cmd /c for a Windows target when
+// the client spawns without a shell.
+func (e *encoder) addCommand(s canonical.Server, command string, args []string, add func(string, fieldKind, any)) {
+	f := e.a.spec.Fields
+	if e.opts.OS == "windows" && e.a.spec.WindowsCmd {
+		command, args = wrapWindows(command, args)
+	}
+	if f.CommandArray {
+		add(f.Command, fCommand, append([]string{command}, args...))
+		return
+	}
+	add(f.Command, fCommand, command)
+	if len(args) > 0 {
+		if f.Args == "" {
+			e.warn(s, "args", "", "%s has no args; %v is dropped", e.a.spec.DisplayName, args)
+			return
+		}
+		add(f.Args, fArgs, args)
+	}
+}
+
+func (e *encoder) oauth(s canonical.Server, o *canonical.OAuth) jsonedit.Object {
+	m := e.a.spec.OAuth
+	var out jsonedit.Object
+	put := func(key, name string, set bool, v any) {
+		if !set {
+			return
+		}
+		if key == "" {
+			e.warn(s, "oauth."+name, "", "%s has no OAuth %s; it is dropped", e.a.spec.DisplayName, name)
+			return
+		}
+		out = append(out, jsonedit.Field{Key: key, Value: v})
+	}
+	put(m.ClientID, "clientId", o.ClientID != "", e.str(s, "oauth.clientId", o.ClientID))
+	put(m.ClientSecret, "clientSecret", o.ClientSecret != "", e.str(s, "oauth.clientSecret", o.ClientSecret))
+	if m.ScopesString {
+		put(m.Scopes, "scopes", len(o.Scopes) > 0, strings.Join(o.Scopes, " "))
+	} else {
+		put(m.Scopes, "scopes", len(o.Scopes) > 0, o.Scopes)
+	}
+	put(m.CallbackPort, "callbackPort", o.CallbackPort != 0, o.CallbackPort)
+	put(m.RedirectURI, "redirectUri", o.RedirectURI != "", o.RedirectURI)
+	put(m.AuthServerMetadataURL, "authServerMetadataUrl", o.AuthServerMetadataURL != "", o.AuthServerMetadataURL)
+	put(m.Resource, "resource", o.Resource != "", o.Resource)
+	return out
+}
+
+// timeoutValue writes d in the client's unit, as an integer when it is one.
+func (a *Adapter) timeoutValue(d time.Duration) any {
+	unit := time.Millisecond
+	if a.spec.Fields.TimeoutUnit == "s" {
+		unit = time.Second
+	}
+	if d%unit == 0 {
+		return int64(d / unit)
+	}
+	return json.Number(strconv.FormatFloat(float64(d)/float64(unit), 'f', -1, 64))
+}
+
+// readBack is the transport the client reads from the entry written for tr.
+func (a *Adapter) readBack(tr Transport) canonical.Transport {
+	if tr.Name == canonical.Stdio {
+		return canonical.Stdio
+	}
+	if tr.URLKey != "" && tr.URLKey != a.spec.Fields.URL {
+		return tr.Name
+	}
+	if tr.WriteType {
+		t, _ := a.transportOf(tr.Type)
+		return t
+	}
+	switch a.spec.URLWithoutType {
+	case "sse":
+		return canonical.SSE
+	case "invalid":
+		return tr.Name // the spec must write a type then; nothing better to say
+	}
+	return canonical.HTTP
+}
+
+func (a *Adapter) stdioOnly() bool {
+	return !a.caps.Supports(canonical.HTTP) && !a.caps.Supports(canonical.SSE)
+}
+
+func transportList(ts []canonical.Transport) string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = string(t)
+	}
+	return strings.Join(out, ", ")
+}
+
+// order sorts new keys: the spec's key order first, then the model's fields
+// in their usual order, then unknown keys.
+func (a *Adapter) order(fields []field) {
+	rank := func(f field) int {
+		if i := slices.Index(a.spec.KeyOrder, f.key); i >= 0 {
+			return i
+		}
+		if f.kind == fUnknown {
+			return 1 << 20
+		}
+		return len(a.spec.KeyOrder) + int(f.kind)
+	}
+	sort.SliceStable(fields, func(i, j int) bool { return rank(fields[i]) < rank(fields[j]) })
+}
+
+// group is a part of the model that is compared and rewritten as one.
+type group int
+
+const (
+	gEndpoint group = iota
+	gEnv
+	gCwd
+	gHeaders
+	gEnabled
+	gTools
+	gTimeouts
+	gOAuth
+)
+
+func groupOf(k fieldKind) group {
+	switch k {
+	case fEnv:
+		return gEnv
+	case fCwd:
+		return gCwd
+	case fHeaders:
+		return gHeaders
+	case fEnabled, fDisabled:
+		return gEnabled
+	case fToolsAllow, fToolsDeny:
+		return gTools
+	case fStartupTimeout, fToolTimeout:
+		return gTimeouts
+	case fOAuth:
+		return gOAuth
+	}
+	return gEndpoint
+}
+
+func groupEqual(g group, o, s canonical.Server, bridged bool) bool {
+	switch g {
+	case gEndpoint:
+		return o.Transport == s.Transport && o.Command == s.Command && slices.Equal(o.Args, s.Args) && o.URL == s.URL &&
+			(!bridged || maps.Equal(o.Headers, s.Headers))
+	case gEnv:
+		return maps.Equal(o.Env, s.Env)
+	case gCwd:
+		return o.Cwd == s.Cwd
+	case gHeaders:
+		return maps.Equal(o.Headers, s.Headers)
+	case gEnabled:
+		return o.Disabled == s.Disabled
+	case gTools:
+		return slices.Equal(o.ToolsAllow, s.ToolsAllow) && slices.Equal(o.ToolsDeny, s.ToolsDeny)
+	case gTimeouts:
+		return o.StartupTimeout == s.StartupTimeout && o.ToolTimeout == s.ToolTimeout
+	case gOAuth:
+		return reflect.DeepEqual(o.Auth.OAuth, s.Auth.OAuth)
+	}
+	return false
+}
+
+// editEntry rewrites an existing entry key by key so that it holds s.
+func (e *encoder) editEntry(old *entry, s canonical.Server, fields []field, bridged bool) {
+	a, doc := e.a, e.doc
+	path := append(slices.Clone(e.t.servers), old.name)
+	at := func(k string) []string { return append(slices.Clone(path), k) }
+	if old.node.Kind() != jsonedit.KindObject {
+		e.fail(doc.Set(path, object(fields)))
+		return
+	}
+	o := old.srv
+	oldExtra := o.Extra[a.spec.ID]
+	members := old.node.Members()
+	wantKeys := map[string]bool{}
+	for _, f := range fields {
+		wantKeys[f.key] = true
+	}
+	writtenTransport := s.Transport
+	if bridged {
+		writtenTransport = canonical.Stdio
+	}
+	var appendList []jsonedit.Field
+	for g := gEndpoint; g <= gOAuth; g++ {
+		if old.ok && groupEqual(g, o, s, bridged) {
+			continue
+		}
+		for _, m := range members {
+			kind := a.keys[m.Name]
+			if kind == fUnknown || groupOf(kind) != g || wantKeys[m.Name] {
+				continue
+			}
+			if _, aside := oldExtra[m.Name]; aside {
+				continue
+			}
+			if kind == fType {
+				if sp, ok := m.Value.Text(); ok {
+					if t, ok := a.transportOf(sp); ok && t == writtenTransport {
+						continue // an optional type that still says the right thing
+					}
+				}
+			}
+			_, err := doc.Delete(at(m.Name))
+			e.fail(err)
+		}
+		for _, f := range fields {
+			if f.kind == fUnknown || groupOf(f.kind) != g {
+				continue
+			}
+			node := old.node.Get(f.key)
+			switch {
+			case !node.Valid():
+				appendList = append(appendList, jsonedit.Field{Key: f.key, Value: f.value})
+			case (f.kind == fEnv || f.kind == fHeaders) && node.Kind() == jsonedit.KindObject:
+				oldMap, wantMap := o.Env, s.Env
+				if f.kind == fHeaders {
+					oldMap, wantMap = o.Headers, s.Headers
+				}
+				e.syncMap(at(f.key), node, oldMap, wantMap, f.value.(map[string]string), old.ok)
+			default:
+				e.fail(doc.Set(at(f.key), f.value))
+			}
+		}
+	}
+	if wantExtra, ok := s.Extra[a.spec.ID]; ok {
+		for _, m := range members {
+			if _, aside := oldExtra[m.Name]; aside && !wantKeys[m.Name] {
+				if _, still := wantExtra[m.Name]; !still {
+					_, err := doc.Delete(at(m.Name))
+					e.fail(err)
+				}
+			}
+		}
+		for _, f := range fields {
+			if f.kind != fUnknown {
+				continue
+			}
+			if old.node.Get(f.key).Valid() {
+				e.fail(doc.Set(at(f.key), f.value))
+			} else {
+				appendList = append(appendList, jsonedit.Field{Key: f.key, Value: f.value})
+			}
+		}
+	}
+	e.fail(doc.Append(path, appendList...))
+}
+
+// syncMap edits env or headers name by name: values that mean the same stay
+// as written, changed ones are replaced in place, gone ones removed, new
+// ones added after the others.
+func (e *encoder) syncMap(path []string, node jsonedit.Node, oldMap, wantMap, rendered map[string]string, trusted bool) {
+	at := func(k string) []string { return append(slices.Clone(path), k) }
+	seen := map[string]bool{}
+	for _, m := range node.Members() {
+		if seen[m.Name] {
+			continue
+		}
+		seen[m.Name] = true
+		w, ok := wantMap[m.Name]
+		switch {
+		case !ok:
+			_, err := e.doc.Delete(at(m.Name))
+			e.fail(err)
+		case !trusted || oldMap[m.Name] != w:
+			e.fail(e.doc.Set(at(m.Name), rendered[m.Name]))
+		}
+	}
+	var fresh []jsonedit.Field
+	for _, k := range slices.Sorted(maps.Keys(wantMap)) {
+		if !seen[k] {
+			fresh = append(fresh, jsonedit.Field{Key: k, Value: rendered[k]})
+		}
+	}
+	e.fail(e.doc.Append(path, fresh...))
+}

@@ -1,0 +1,194 @@
+// Package vscode holds VS Code's quirk: "inputs", the prompts that
+// ${input:id} references ask for. Everything else about VS Code is its spec,
+// formats/spec/builtin/vscode.hcl.
+//
+// When the user asks for prompts (EncodeOptions.PromptInputs), a secret
+// reference in env or headers is written as ${input:id} and a promptString
+// input with password: true is added for it. An input mcpsync added is
+// marked in its description and removed once no server refers to it; the
+// user's own inputs are never touched.
+package vscode
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/formats/jsonedit"
+	"github.com/mcpsync/mcpsync/formats/spec"
+)
+
+// Adapter returns the VS Code adapter.
+func Adapter() formats.Adapter { return spec.MustAdapter(spec.MustBuiltin("vscode"), Hooks{}) }
+
+// addedMark ends the description of an input mcpsync added.
+const addedMark = " (added by mcpsync)"
+
+// Hooks are VS Code's quirks.
+type Hooks struct{ spec.NoHooks }
+
+// inputsPath is where the inputs live: beside the server map.
+func inputsPath(c *spec.Context) []string {
+	return append(slices.Clone(c.Servers[:len(c.Servers)-1]), "inputs")
+}
+
+// InputID is the input id mcpsync uses for an environment variable:
+// GITHUB_TOKEN becomes github-token (and canonical.InputEnvName maps it back).
+func InputID(envName string) string {
+	return strings.ReplaceAll(strings.ToLower(envName), "_", "-")
+}
+
+// PrepareEncode implements spec.Hooks: with PromptInputs, environment
+// references in env and headers become prompts.
+func (Hooks) PrepareEncode(c *spec.Context, want *canonical.Set) canonical.Diagnostics {
+	if !c.Options.PromptInputs {
+		return nil
+	}
+	for i := range want.Servers {
+		s := &want.Servers[i]
+		for _, m := range []map[string]string{s.Env, s.Headers} {
+			for k, v := range m {
+				m[k] = toInputs(v)
+			}
+		}
+	}
+	return nil
+}
+
+func toInputs(v string) string {
+	t := canonical.Parse(v, canonical.DialectCanonical)
+	changed := false
+	for i, seg := range t {
+		if seg.Kind == canonical.EnvRef {
+			t[i] = canonical.Segment{Kind: canonical.InputRef, Name: InputID(seg.Name)}
+			changed = true
+		}
+	}
+	if !changed {
+		return v
+	}
+	out, _ := t.Render(canonical.DialectCanonical)
+	return out
+}
+
+// FinishEncode implements spec.Hooks: every ${input:id} the servers use has
+// an input, and inputs mcpsync added that nothing uses any more are gone.
+func (Hooks) FinishEncode(c *spec.Context, doc *jsonedit.Doc) canonical.Diagnostics {
+	if _, err := doc.Bytes(); err != nil { // apply the server edits, to read what they say
+		return canonical.Diagnostics{canonical.Errorf("%s: %v", c.Loc.Path, err)}
+	}
+	used := map[string]bool{}     // ids any server refers to
+	writer := map[string]string{} // ids a server mcpsync wrote refers to -> that server
+	var order []string
+	for _, m := range doc.Find(c.Servers...).Members() {
+		for _, id := range inputRefs(m.Value) {
+			used[id] = true
+			if _, ok := writer[id]; !ok && slices.Contains(c.Written, m.Name) {
+				writer[id] = m.Name
+				order = append(order, id)
+			}
+		}
+	}
+	path := inputsPath(c)
+	inputs := doc.Find(path...)
+	defined := map[string]bool{}
+	var stale []int
+	for i, in := range inputs.Elements() {
+		id, _ := in.Get("id").Text()
+		defined[id] = true
+		desc, _ := in.Get("description").Text()
+		if !used[id] && strings.HasSuffix(desc, addedMark) {
+			stale = append(stale, i)
+		}
+	}
+	var diags canonical.Diagnostics
+	var fresh []any
+	for _, id := range order {
+		if defined[id] {
+			continue
+		}
+		fresh = append(fresh, jsonedit.Object{
+			{Key: "type", Value: "promptString"},
+			{Key: "id", Value: id},
+			{Key: "description", Value: canonical.InputEnvName(id) + " for " + writer[id] + addedMark},
+			{Key: "password", Value: true},
+		})
+	}
+	if len(fresh) > 0 && inputs.Valid() && inputs.Kind() != jsonedit.KindArray {
+		d := canonical.Errorf("inputs must be an array, not %s", inputs.Kind())
+		d.Detail = "fix the file by hand; mcpsync cannot add the prompts the servers need"
+		line, col := inputs.Pos()
+		return append(diags, d.At(canonical.Pos{File: c.Loc.Path, Line: line, Column: col}))
+	}
+	for i := len(stale) - 1; i >= 0; i-- {
+		if _, err := doc.DeleteElement(path, stale[i]); err != nil {
+			diags = append(diags, canonical.Errorf("%s: %v", c.Loc.Path, err))
+		}
+	}
+	switch {
+	case len(fresh) == 0:
+	case inputs.Valid():
+		if err := doc.AppendElements(path, fresh...); err != nil {
+			diags = append(diags, canonical.Errorf("%s: %v", c.Loc.Path, err))
+		}
+	default:
+		if err := doc.Set(path, fresh); err != nil {
+			diags = append(diags, canonical.Errorf("%s: %v", c.Loc.Path, err))
+		}
+	}
+	return diags
+}
+
+// FinishDecode implements spec.Hooks: a reference to an input the file does
+// not define is a warning, since VS Code cannot prompt for it.
+func (Hooks) FinishDecode(c *spec.Context, doc *jsonedit.Doc, set *canonical.Set) canonical.Diagnostics {
+	defined := map[string]bool{}
+	for _, in := range doc.Find(inputsPath(c)...).Elements() {
+		id, _ := in.Get("id").Text()
+		defined[id] = true
+	}
+	var diags canonical.Diagnostics
+	for _, m := range doc.Find(c.Servers...).Members() {
+		for _, id := range inputRefs(m.Value) {
+			if !defined[id] {
+				d := canonical.Warnf("${input:%s} has no input", id)
+				d.Detail = `add {"type": "promptString", "id": "` + id + `", "password": true} to "inputs", or VS Code cannot ask for it`
+				d.Server = m.Name
+				line, col := m.Key.Pos()
+				diags = append(diags, d.At(canonical.Pos{File: c.Loc.Path, Line: line, Column: col}))
+				defined[id] = true
+			}
+		}
+	}
+	return diags
+}
+
+// inputRefs returns the input ids referenced in any string under n, in order.
+func inputRefs(n jsonedit.Node) []string {
+	var out []string
+	var walk func(n jsonedit.Node)
+	walk = func(n jsonedit.Node) {
+		switch n.Kind() {
+		case jsonedit.KindString:
+			s, _ := n.Text()
+			if strings.Contains(s, "${input:") {
+				for _, seg := range canonical.Parse(s, canonical.DialectVSCode) {
+					if seg.Kind == canonical.InputRef {
+						out = append(out, seg.Name)
+					}
+				}
+			}
+		case jsonedit.KindObject:
+			for _, m := range n.Members() {
+				walk(m.Value)
+			}
+		case jsonedit.KindArray:
+			for _, e := range n.Elements() {
+				walk(e)
+			}
+		}
+	}
+	walk(n)
+	return out
+}
