@@ -133,8 +133,8 @@ func (f *fixer) args(command string, args []string) []string {
 		}
 		hostSide := !docker || i < image // after the image, paths are the container's own
 		nv, isPath := f.arg(a, flag, hostSide)
-		if isPath && prevPath && nv != a {
-			continue
+		if prevPath && (isPath && nv != a || strings.HasPrefix(a, "/") && isPathLike(a)) {
+			continue // "/path/to/dir /another/dir": the argument repeats; one input stands for it
 		}
 		prevPath = isPath && nv != a
 		out = append(out, nv)
@@ -388,7 +388,8 @@ func (f *fixer) pathName(p, fallback string) string {
 }
 
 var (
-	yourRE       = regexp.MustCompile(`(?i)(^|[^a-z])your([^a-z]|$)|^your[a-z]`)
+	yourRE       = regexp.MustCompile(`(?i)(^|[^a-z])your([^a-z]|$)`)
+	yourCamelRE  = regexp.MustCompile(`^[Yy]our[A-Z]`) // yourApiKey
 	pathToRE     = regexp.MustCompile(`(?i)(^|[/\\])path[/\\]to([/\\]|$)|/users/username|/home/username|/home/user/|/users/you/`)
 	maskedRE     = regexp.MustCompile(`(?i)\*\*\*|xxxx|\.\.\.$|…$|^<.*>$|^\[.*\]$|^(changeme|replace[_-]?me|todo|tbd|secret|token|api[_-]?key)$`)
 	placeholderW = regexp.MustCompile(`(?i)(^|_)(HERE|PLACEHOLDER)(_|$)`)
@@ -401,7 +402,7 @@ func isPlaceholder(s string) bool {
 	if s == "" {
 		return false
 	}
-	return yourRE.MatchString(s) || pathToRE.MatchString(s) || maskedRE.MatchString(s) || placeholderW.MatchString(s) ||
+	return yourRE.MatchString(s) || yourCamelRE.MatchString(s) || pathToRE.MatchString(s) || maskedRE.MatchString(s) || placeholderW.MatchString(s) ||
 		strings.Contains(s, "<") && strings.Contains(s, ">")
 }
 

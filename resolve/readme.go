@@ -33,6 +33,9 @@ type Block struct {
 func FencedBlocks(text []byte) []Block {
 	var out []Block
 	lines := bytes.SplitAfter(text, []byte("\n"))
+	if n := len(lines); n > 0 && len(lines[n-1]) == 0 {
+		lines = lines[:n-1]
+	}
 	for i := 0; i < len(lines); i++ {
 		line := bytes.TrimRight(lines[i], "\r\n")
 		indent := len(line) - len(bytes.TrimLeft(line, " \t"))
@@ -80,6 +83,14 @@ func FencedBlocks(text []byte) []Block {
 // configHint says a block may hold a server entry: it is worth parsing.
 var configHint = regexp.MustCompile(`"(mcpServers|servers|mcp|context_servers|command|url|serverUrl|httpUrl)"\s*:|\[mcp_servers|mcp_servers\.`)
 
+// shellLangs are the info strings of shell blocks: only install commands
+// are read from them.
+var shellLangs = map[string]bool{"bash": true, "sh": true, "shell": true, "console": true, "zsh": true, "fish": true,
+	"powershell": true, "ps1": true, "pwsh": true, "cmd": true, "bat": true, "terminal": true, "shell-session": true}
+
+// serversHint says a block names a server list: failing to read it is news.
+var serversHint = regexp.MustCompile(`"(mcpServers|servers|context_servers)"\s*:|\[mcp_servers`)
+
 // shellHint finds the install commands of the agents in a shell block.
 var shellHint = regexp.MustCompile(`(^|\s)(claude\s+mcp\s+add(-json)?|code(-insiders)?\s+--add-mcp|codex\s+mcp\s+add)\s`)
 
@@ -97,10 +108,13 @@ var vscodeBadge = regexp.MustCompile(`(?:vscode(?:-insiders)?:mcp/install\?|vsco
 func ReadmeCandidates(text []byte, opts ReadmeOptions) ([]Candidate, []string) {
 	var cands []Candidate
 	var notes []string
+	windows := 0
+	var broken []string
 	add := func(srvs []canonical.Server, line int, how string) {
 		for _, s := range srvs {
 			if windowsOnly(s) != "" {
-				continue // the same entry for native Windows; adapters add cmd /c back themselves
+				windows++ // the same entry for native Windows; adapters add cmd /c back themselves
+				continue
 			}
 			s.Name = opts.Name
 			c := snippetCandidate(s, StepReadme, opts.Values)
@@ -113,18 +127,23 @@ func ReadmeCandidates(text []byte, opts ReadmeOptions) ([]Candidate, []string) {
 	}
 	for _, b := range FencedBlocks(text) {
 		switch {
-		case configHint.Match(b.Text):
-			set, ds := paste.Parse(b.Text, paste.Options{File: opts.File, Name: opts.Name})
-			if ds.HasErrors() {
-				continue // prose-like JSON (a tool's output, a partial example) holds no entry
-			}
-			add(set.Servers, b.Line, "snippet in a ```"+b.Info+" block")
-		case shellHint.Match(b.Text):
+		case shellHint.Match(b.Text) || shellLangs[b.Info]:
 			for _, cl := range shellLines(b.Text) {
 				if srv, ok := fromInstallCommand(cl.words, opts.Name); ok {
 					add([]canonical.Server{srv}, b.Line+cl.line, "install command "+cl.words[0]+" "+cl.words[1])
 				}
 			}
+		case configHint.Match(b.Text):
+			set, ds := paste.Parse(b.Text, paste.Options{File: opts.File, Name: opts.Name})
+			if ds.HasErrors() {
+				// Prose-like JSON (a tool's output, a partial example) holds no
+				// entry; a block that names servers but does not parse is worth saying.
+				if serversHint.Match(b.Text) {
+					broken = append(broken, strconv.Itoa(b.Line))
+				}
+				continue
+			}
+			add(set.Servers, b.Line, "snippet in a ```"+b.Info+" block")
 		}
 	}
 	for _, m := range vscodeBadge.FindAllSubmatchIndex(text, -1) {
@@ -132,6 +151,12 @@ func ReadmeCandidates(text []byte, opts ReadmeOptions) ([]Candidate, []string) {
 		if srv, ok := fromBadge(string(text[m[2]:m[3]]), opts.Name); ok {
 			add([]canonical.Server{srv}, line, "VS Code install link")
 		}
+	}
+	if windows > 0 {
+		notes = append(notes, plural(windows, "Windows-only variant")+" skipped (cmd /c, .cmd programs, drive paths)")
+	}
+	if len(broken) > 0 {
+		notes = append(notes, "unreadable configuration snippet at line "+strings.Join(broken, ", ")+" (not JSON, JSONC or TOML even leniently)")
 	}
 	cands = dedupe(cands)
 	rankCandidates(cands)
