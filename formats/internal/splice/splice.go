@@ -113,3 +113,6 @@ func overlaps(a, b Patch) bool {
 	}
 	return a.Start < b.End && b.Start < a.End
 }
+
+// Patches returns the patches in the order they were made.
+func (l *List) Patches() []Patch { return slices.Clone(l.patches) }
