@@ -14,15 +14,17 @@ import (
 )
 
 func (adapter) Encode(loc formats.Location, data []byte, want canonical.Set, opts formats.EncodeOptions) ([]byte, canonical.Diagnostics) {
+	// On any error the input comes back unchanged with the diagnostics:
+	// nothing is written.
 	f, ds := decodeFile(loc.Path, data)
 	if f == nil {
-		return nil, ds
+		return data, ds
 	}
 	if ds.HasErrors() {
 		d := canonical.Errorf("%s has errors; mcpsync does not edit a file Codex refuses to load", orName(loc.Path))
 		d.Detail = "fix the errors reported for this file, then run again; nothing was written"
 		d.File = loc.Path
-		return nil, append(ds.Errors(), d)
+		return data, append(ds.Errors(), d)
 	}
 	w := writer{file: loc.Path, f: f, opts: opts}
 	var entries []tomledit.Entry
@@ -65,7 +67,7 @@ func (adapter) Encode(loc formats.Location, data []byte, want canonical.Set, opt
 		entries = append(entries, tomledit.Entry{Name: srv.Name, Value: w.server(srv, oldp)})
 	}
 	if invalid.HasErrors() {
-		return nil, append(w.ds, invalid...)
+		return data, append(w.ds, invalid...)
 	}
 	out, err := f.doc.EditSection(section, entries)
 	if err != nil {
@@ -75,7 +77,7 @@ func (adapter) Encode(loc formats.Location, data []byte, want canonical.Set, opt
 			d.Detail = "nothing was written"
 		}
 		d.File = loc.Path
-		return nil, append(w.ds, d)
+		return data, append(w.ds, d)
 	}
 	return out, w.ds
 }
@@ -494,4 +496,20 @@ func seconds(d time.Duration) any {
 		return int64(d / time.Second)
 	}
 	return d.Seconds()
+}
+
+// EntrySpan returns the bytes that hold server name in data: from the start
+// of its first table or key to the end of its last (they may have other
+// tables between them). The conformance suite checks that an edit of one
+// server changes nothing outside this range.
+func (adapter) EntrySpan(_ formats.Location, data []byte, name string) (start, end int, ok bool) {
+	doc, err := tomledit.Parse(data)
+	if err != nil {
+		return 0, 0, false
+	}
+	spans := doc.Spans(section, name)
+	if len(spans) == 0 {
+		return 0, 0, false
+	}
+	return spans[0].Start, spans[len(spans)-1].End, true
 }
