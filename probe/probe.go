@@ -22,12 +22,11 @@ import (
 const (
 	DefaultTimeout  = 30 * time.Second
 	DefaultParallel = 8
-	// DefaultDiscoverTimeout bounds the server/discover request mcp-go sends
-	// first (protocol 2026-07-28). A server that answers unknown methods
-	// with an error falls back to initialize at once; one that ignores them
-	// would otherwise cost mcp-go's 5 s default. Measured in
-	// BenchmarkDiscoverSilentServer.
-	DefaultDiscoverTimeout = 500 * time.Millisecond
+	// DiscoverTimeout bounds the server/discover request of protocol
+	// 2026-07-28, when the probe sends it (Options.DiscoverFirst, or as the
+	// fallback for a server that rejects initialize). A pre-2026 server
+	// that ignores unknown methods would otherwise cost mcp-go's 5 s.
+	DiscoverTimeout = 500 * time.Millisecond
 	DefaultBackoff         = 250 * time.Millisecond
 	DefaultMaxBackoff      = 2 * time.Second
 )
@@ -65,11 +64,12 @@ type Options struct {
 	Progress func(done, total int, r Result)
 	// ClientVersion is sent as clientInfo.version in initialize.
 	ClientVersion string
-	// DiscoverTimeout bounds the modern server/discover request before the
-	// probe falls back to initialize. Zero means DefaultDiscoverTimeout; a
-	// negative value skips discovery and speaks the initialize handshake
-	// only (protocol 2025-11-25 and earlier).
-	DiscoverTimeout time.Duration
+	// DiscoverFirst asks server/discover (protocol 2026-07-28) before the
+	// initialize handshake, as mcp-go does by default. The probe's default
+	// is initialize first, as the clients in use connect; a server that
+	// rejects it is then asked server/discover. BenchmarkProbeStdio and
+	// BenchmarkDiscoverSilentServer measure the difference.
+	DiscoverFirst bool
 }
 
 func (o Options) withDefaults() Options {
@@ -90,9 +90,6 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Getenv == nil {
 		o.Getenv = os.LookupEnv
-	}
-	if o.DiscoverTimeout == 0 {
-		o.DiscoverTimeout = DefaultDiscoverTimeout
 	}
 	if o.ClientVersion == "" {
 		o.ClientVersion = "dev"
@@ -260,14 +257,49 @@ func (o *outcome) fail(f failure) {
 
 var discardLogger = slog.New(slog.NewTextHandler(io.Discard, nil))
 
-func clientOptions(opts Options) []client.ClientOption {
-	if opts.DiscoverTimeout < 0 {
-		return []client.ClientOption{client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION)}
+// newClient returns a client for t that starts with the initialize
+// handshake (pinned to the newest legacy protocol), or with
+// server/discover when modern is set.
+func newClient(t transport.Interface, modern bool) *client.Client {
+	if modern {
+		return client.NewClient(t, client.WithDiscoverTimeout(DiscoverTimeout))
 	}
-	return []client.ClientOption{client.WithDiscoverTimeout(opts.DiscoverTimeout)}
+	return client.NewClient(t, client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION))
 }
 
-// handshake runs initialize and tools/list. stage names the step that failed.
+// connect starts c and runs the handshake. When the initialize handshake
+// is rejected by a server that did answer (a 2026-07-28-only server answers
+// MethodNotFound, or over HTTP a 4xx), it tries server/discover on the same
+// transport; if that fails too, the first error is the one reported.
+// stage names the step that failed.
+func connect(ctx context.Context, t transport.Interface, opts Options, out *outcome) (c *client.Client, stage string, err error) {
+	c = newClient(t, opts.DiscoverFirst)
+	if err := c.Start(ctx); err != nil {
+		return c, "connect", err
+	}
+	stage, err = handshake(ctx, c, opts, out)
+	if err == nil || opts.DiscoverFirst || ctx.Err() != nil || !rejectedInitialize(err) {
+		return c, stage, err
+	}
+	modern := newClient(t, true)
+	if modern.Start(ctx) != nil {
+		return c, stage, err
+	}
+	var second outcome
+	if _, err2 := handshake(ctx, modern, opts, &second); err2 == nil {
+		out.protocol, out.info, out.tools = second.protocol, second.info, second.tools
+		return modern, "", nil
+	}
+	return c, stage, err
+}
+
+func rejectedInitialize(err error) bool {
+	return errors.Is(err, mcp.ErrMethodNotFound) || errors.Is(err, mcp.ErrInvalidRequest) ||
+		errors.Is(err, transport.ErrLegacySSEServer)
+}
+
+// handshake runs initialize (or server/discover) and tools/list. stage
+// names the step that failed.
 func handshake(ctx context.Context, c *client.Client, opts Options, out *outcome) (stage string, err error) {
 	req := mcp.InitializeRequest{}
 	req.Params.ClientInfo = mcp.Implementation{Name: "mcpsync-probe", Version: opts.ClientVersion}
@@ -311,16 +343,14 @@ func probeStdio(ctx context.Context, sp *spec, opts Options) outcome {
 	defer kill()
 	t := transport.NewStdioWithOptions(sp.command, sp.env, sp.args,
 		transport.WithCommandFunc(p.commandFunc(sp.dir, tail)), transport.WithCommandLogger(discardLogger))
-	c := client.NewClient(t, clientOptions(opts)...)
 	start := time.Now()
-	if err := c.Start(runCtx); err != nil {
-		out.attempt.Latency = time.Since(start)
+	c, stage, err := connect(runCtx, t, opts, &out)
+	out.attempt.Latency = time.Since(start)
+	if stage == "connect" {
 		cat, msg, hint := startFailure(err, sp.command)
 		out.fail(failure{cat: cat, msg: msg, hint: hint})
 		return out
 	}
-	stage, err := handshake(runCtx, c, opts, &out)
-	out.attempt.Latency = time.Since(start)
 	timedOut := ctx.Err() != nil
 	p.shutdown(c, kill)
 	if err == nil {
@@ -374,17 +404,12 @@ func probeRemote(ctx context.Context, sp *spec, opts Options) outcome {
 		out.fail(failure{cat: InvalidConfig, msg: fmt.Sprintf("url: %v", err), hint: "fix the server's url"})
 		return out
 	}
-	c := client.NewClient(t, clientOptions(opts)...)
 	// The connection lives in connCtx, so that closing it at the end
 	// cannot outlive the probe.
 	connCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	start := time.Now()
-	stage := "connect"
-	err = c.Start(connCtx)
-	if err == nil {
-		stage, err = handshake(connCtx, c, opts, &out)
-	}
+	c, stage, err := connect(connCtx, t, opts, &out)
 	out.attempt.Latency = time.Since(start)
 	timedOut := ctx.Err() != nil
 	closeRemote(c, cancel)

@@ -91,29 +91,43 @@ func TestStdioReady(t *testing.T) {
 	}
 }
 
-func TestStdioLegacyHandshakeOnly(t *testing.T) {
+func TestHandshakeProtocols(t *testing.T) {
 	t.Parallel()
-	opts := testOptions(t)
-	opts.DiscoverTimeout = -1
-	r := One(t.Context(), fixture(t, "fx"), opts)
-	wantState(t, r, Ready, "")
-	if r.Protocol != "2025-11-25" {
-		t.Errorf("protocol = %q, want the newest legacy version 2025-11-25", r.Protocol)
+	cases := []struct {
+		name          string
+		args          []string
+		discoverFirst bool
+		want          string
+	}{
+		// Initialize first, as the clients do: a server speaking both
+		// answers with the newest handshake version.
+		{"both", nil, false, "2025-11-25"},
+		{"both-discover-first", nil, true, "2026-07-28"},
+		// A 2026-07-28-only server rejects initialize; the probe asks
+		// server/discover instead.
+		{"modern-only", []string{"-mode", "modern-only"}, false, "2026-07-28"},
+		// A server that ignores server/discover costs at most the
+		// discover bound, not mcp-go's 5 s default.
+		{"silent-discover-first", []string{"-mode", "silent", "-tools", "a,b"}, true, "2025-11-25"},
 	}
-}
-
-// A server that ignores server/discover costs at most the discover bound,
-// not mcp-go's 5 s default.
-func TestSilentLegacyServerIsQuick(t *testing.T) {
-	t.Parallel()
-	start := time.Now()
-	r := One(t.Context(), fixture(t, "silent", "-mode", "silent", "-tools", "a,b"), testOptions(t))
-	wantState(t, r, Ready, "")
-	if took := time.Since(start); took > 3*time.Second {
-		t.Errorf("took %v; the discover bound should keep it near %v", took, DefaultDiscoverTimeout)
-	}
-	if !slices.Equal(r.Tools, []string{"a", "b"}) || r.Protocol == "" {
-		t.Errorf("tools %q protocol %q", r.Tools, r.Protocol)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			opts := testOptions(t)
+			opts.DiscoverFirst = c.discoverFirst
+			start := time.Now()
+			r := One(t.Context(), fixture(t, "fx", c.args...), opts)
+			wantState(t, r, Ready, "")
+			if r.Protocol != c.want {
+				t.Errorf("protocol = %q, want %q", r.Protocol, c.want)
+			}
+			if took := time.Since(start); took > DiscoverTimeout+2*time.Second {
+				t.Errorf("took %v", took)
+			}
+			if len(r.Tools) != 2 {
+				t.Errorf("tools %q", r.Tools)
+			}
+		})
 	}
 }
 

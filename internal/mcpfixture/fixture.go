@@ -28,6 +28,7 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -49,6 +50,9 @@ const (
 	// ModeBadProtocol answers initialize with a protocol version no client
 	// knows. stdio only.
 	ModeBadProtocol = "bad-protocol"
+	// ModeModernOnly speaks protocol 2026-07-28 only: it answers
+	// server/discover and rejects initialize with MethodNotFound. stdio only.
+	ModeModernOnly = "modern-only"
 )
 
 // Transports the fixture can serve.
@@ -103,7 +107,7 @@ func ParseArgs(args []string, getenv func(string) string) (Config, error) {
 	if mode == "" {
 		mode = ModeReady
 	}
-	fs.StringVar(&c.Mode, "mode", mode, "ready | hang | exit | silent | bad-protocol")
+	fs.StringVar(&c.Mode, "mode", mode, "ready | hang | exit | silent | bad-protocol | modern-only")
 	fs.StringVar(&c.Transport, "transport", TransportStdio, "stdio | http | sse")
 	fs.StringVar(&c.Name, "name", "mcp-fixture", "serverInfo name")
 	fs.StringVar(&c.Version, "version", "1.0.0", "serverInfo version")
@@ -131,7 +135,7 @@ func ParseArgs(args []string, getenv func(string) string) (Config, error) {
 	c.Tools = splitList(list)
 	switch c.Mode {
 	case ModeReady, ModeHang, ModeExit:
-	case ModeSilent, ModeBadProtocol:
+	case ModeSilent, ModeBadProtocol, ModeModernOnly:
 		if c.Transport != TransportStdio {
 			return c, fmt.Errorf("-mode %s works over stdio only", c.Mode)
 		}
@@ -197,6 +201,8 @@ func (c Config) Run(stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	case ModeSilent, ModeBadProtocol:
 		return c.serveRaw(stdin, stdout)
+	case ModeModernOnly:
+		return c.serveModernOnly(stdin, stdout)
 	}
 	return server.NewStdioServer(c.Server()).Listen(context.Background(), stdin, stdout)
 }
@@ -397,4 +403,45 @@ func (c Config) serveRaw(stdin io.Reader, stdout io.Writer) error {
 		}
 	}
 	return sc.Err()
+}
+
+// serveModernOnly runs the mcp-go server behind a filter that answers
+// initialize with MethodNotFound, as a server without the pre-2026
+// handshake does.
+func (c Config) serveModernOnly(stdin io.Reader, stdout io.Writer) error {
+	out := &lockedWriter{w: stdout}
+	pr, pw := io.Pipe()
+	go func() {
+		sc := bufio.NewScanner(stdin)
+		sc.Buffer(make([]byte, 64*1024), 4<<20)
+		for sc.Scan() {
+			var msg struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+			}
+			if json.Unmarshal(sc.Bytes(), &msg) == nil && msg.Method == "initialize" && len(msg.ID) > 0 {
+				b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": msg.ID,
+					"error": map[string]any{"code": -32601, "message": "method not found: initialize"}})
+				_, _ = out.Write(append(b, '\n'))
+				continue
+			}
+			if _, err := pw.Write(append(sc.Bytes(), '\n')); err != nil {
+				break
+			}
+		}
+		pw.Close()
+	}()
+	return server.NewStdioServer(c.Server()).Listen(context.Background(), pr, out)
+}
+
+// lockedWriter keeps whole messages from two writers from interleaving.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
