@@ -26,9 +26,9 @@ const (
 	// 2026-07-28, when the probe sends it (Options.DiscoverFirst, or as the
 	// fallback for a server that rejects initialize). A pre-2026 server
 	// that ignores unknown methods would otherwise cost mcp-go's 5 s.
-	DiscoverTimeout = 500 * time.Millisecond
-	DefaultBackoff         = 250 * time.Millisecond
-	DefaultMaxBackoff      = 2 * time.Second
+	DiscoverTimeout   = 500 * time.Millisecond
+	DefaultBackoff    = 250 * time.Millisecond
+	DefaultMaxBackoff = 2 * time.Second
 )
 
 // Options control a probe run. The zero value is usable.
