@@ -153,6 +153,8 @@ type serverReader struct {
 	commandArgs []string // from a command array or Zed's {path, args}
 	commandKind string   // "array", "string", "" for the plain case
 	args        []string
+	cmdArgPos   []canonical.Pos // where each of commandArgs was written
+	argPos      []canonical.Pos // where each of args was written
 	argsGiven   bool
 	envVars     []string // Codex env_vars: forwarded names
 	timeout     *member
@@ -240,9 +242,15 @@ func (r *serverReader) member(m *member) {
 			}
 			r.warnAt(m.val.pos, "args", "", "\"args\" is one string; split into %d arguments with shell quoting rules", len(parts))
 			r.args = append(r.args, parts...)
+			for range parts {
+				r.argPos = append(r.argPos, m.val.pos)
+			}
 		default:
 			if list, ok := r.strList(m); ok {
 				r.args = append(r.args, list...)
+				for _, el := range m.val.elems {
+					r.argPos = append(r.argPos, el.pos)
+				}
 			}
 		}
 	case "env", "environment", "envs":
@@ -384,6 +392,9 @@ func (r *serverReader) readCommand(m *member) {
 		}
 		r.command, r.commandPos, r.commandKind = list[0], m.val.pos, "array"
 		r.commandArgs = list[1:]
+		for _, el := range m.val.elems[1:] {
+			r.cmdArgPos = append(r.cmdArgPos, el.pos)
+		}
 	case kObject: // Zed before 2025: "command": {"path": …, "args": […], "env": {…}}
 		r.commandKind = "object"
 		r.commandPos = m.val.pos
@@ -397,6 +408,9 @@ func (r *serverReader) readCommand(m *member) {
 			case "args":
 				if list, ok := r.strList(sub); ok {
 					r.commandArgs = list
+					for _, el := range sub.val.elems {
+						r.cmdArgPos = append(r.cmdArgPos, el.pos)
+					}
 				}
 			case "env":
 				if env, ok := r.strMap(sub); ok {
@@ -542,12 +556,13 @@ func (r *serverReader) finish() {
 func (r *serverReader) finishCommand() {
 	if r.commandKind == "" {
 		if r.argsGiven {
-			r.srv.Args = r.templates(r.args, r.e.val.get("args"))
+			r.srv.Args = r.templates(r.args, r.argPos)
 		}
 		return
 	}
 	cmd := r.command
 	args := append(append([]string(nil), r.commandArgs...), r.args...)
+	pos := append(append([]canonical.Pos(nil), r.cmdArgPos...), r.argPos...)
 	if r.commandKind == "array" && r.e.client != "opencode" {
 		r.warnAt(r.commandPos, "command", "", "\"command\" is an array; its first element is the command and the rest are arguments")
 	}
@@ -559,14 +574,18 @@ func (r *serverReader) finishCommand() {
 		case len(parts) > 0:
 			r.warnAt(r.commandPos, "command", "", "the command line %q was split with shell quoting rules into the command %q and %d arguments", cmd, parts[0], len(parts)-1)
 			cmd, args = parts[0], append(parts[1:], args...)
+			for range parts[1:] {
+				pos = append([]canonical.Pos{r.commandPos}, pos...)
+			}
 		}
 	}
 	if c, a, ok := unwrapCmd(cmd, args); ok {
 		r.warnAt(r.commandPos, "command", "mcpsync adds the wrapper back when it writes for native Windows", "unwrapped the Windows \"cmd /c\" wrapper: the command is %q", c)
 		cmd, args = c, a
+		pos = nil // the arguments moved; point at the command
 	}
 	r.srv.Command = r.tmplAt(cmd, r.commandPos)
-	r.srv.Args = r.templates(args, nil)
+	r.srv.Args = r.templates(args, pos)
 }
 
 func (r *serverReader) finishTransport() {
@@ -680,17 +699,19 @@ func (r *serverReader) tmplAt(s string, p canonical.Pos) string {
 	return out
 }
 
-func (r *serverReader) templates(list []string, n *node) []string {
+// templates re-spells each argument; pos says where each was written
+// (the command's place when it is not known).
+func (r *serverReader) templates(list []string, pos []canonical.Pos) []string {
 	if len(list) == 0 {
 		return nil
 	}
 	out := make([]string, len(list))
 	for i, s := range list {
 		p := r.commandPos
-		if n != nil && n.kind == kArray && i < len(n.elems) {
-			p = n.elems[i].pos
-		} else if n != nil {
-			p = n.pos
+		if len(pos) == len(list) {
+			p = pos[i]
+		} else if p.Line == 0 {
+			p = r.e.namePos
 		}
 		out[i] = r.tmplAt(s, p)
 	}

@@ -137,6 +137,9 @@ func (s *Store) Bytes() []byte {
 	return applyEdits(s.src, s.edits())
 }
 
+// Original returns the file as it was loaded (nil when it did not exist).
+func (s *Store) Original() []byte { return s.src }
+
 // Changed reports whether Bytes differs from the file as loaded.
 func (s *Store) Changed() bool { return !bytes.Equal(s.Bytes(), s.src) }
 
