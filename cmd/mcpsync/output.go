@@ -71,7 +71,20 @@ func (a *App) printDiagnostics(ds canonical.Diagnostics) {
 }
 
 func writeDiagnostics(w io.Writer, ds canonical.Diagnostics, color bool) {
+	writeDiagnosticsFrom(w, ds, color, nil)
+}
+
+// printDiagnosticsFrom is printDiagnostics for text that is not in a file
+// (stdin): sources holds it under the name the diagnostics use.
+func (a *App) printDiagnosticsFrom(ds canonical.Diagnostics, sources map[string][]byte) {
+	writeDiagnosticsFrom(a.Stderr, ds, a.color(true), sources)
+}
+
+func writeDiagnosticsFrom(w io.Writer, ds canonical.Diagnostics, color bool, sources map[string][]byte) {
 	lines := map[string][]string{}
+	for name, data := range sources {
+		lines[name] = strings.Split(string(data), "\n")
+	}
 	for _, d := range ds {
 		sev := d.Severity.String()
 		if color {
