@@ -335,8 +335,11 @@ func (d *Doc) layoutAt(container Node, items []item, lineOf int) layout {
 	}
 	if !l.multiline {
 		l.comma = "," + spaces(last.before)
-		if len(items) == 1 {
-			l.comma = "," + spaces(items[0].before)
+		if len(items) == 1 { // no separator to copy: follow the colon's spacing
+			l.comma = "," + strings.TrimPrefix(l.colon, ":")
+			if container.Kind() == KindArray {
+				l.comma = "," + strings.TrimPrefix(d.colon, ":")
+			}
 		}
 	}
 	return l

@@ -281,3 +281,22 @@ func atNode(d *canonical.Diagnostic, t target, n jsonedit.Node) *canonical.Diagn
 	line, col := n.Pos()
 	return d.At(canonical.Pos{File: t.loc.Path, Line: line, Column: col})
 }
+
+// EntrySpan returns the byte range of a server's entry, from its name to the
+// end of its value, so that tests can check that an edit stayed inside it.
+func (a *Adapter) EntrySpan(loc formats.Location, data []byte, name string) (start, end int, ok bool) {
+	t, d := a.resolve(loc)
+	if d != nil {
+		return 0, 0, false
+	}
+	doc, err := jsonedit.Parse(data)
+	if err != nil {
+		return 0, 0, false
+	}
+	for _, m := range doc.Find(t.servers...).Members() {
+		if m.Name == name {
+			start, end, ok = m.Key.Offset(), m.Value.End(), true
+		}
+	}
+	return start, end, ok
+}

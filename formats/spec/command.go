@@ -41,7 +41,7 @@ var mcpRemoteDialect = canonical.Dialect{Name: "mcp-remote", Env: canonical.EnvD
 // server, so that a stdio-only client can reach it. The header is written
 // without a space after the colon: mcp-remote's own advice, since some
 // clients split arguments on spaces. Problems are reported per field.
-func bridgeArgs(s canonical.Server, problem func(field, msg string)) []string {
+func bridgeArgs(s canonical.Server, windows bool, problem func(field, msg string)) []string {
 	args := []string{"-y", "mcp-remote", s.URL}
 	if canonical.Parse(s.URL, canonical.DialectCanonical).HasRefs() {
 		problem("url", "mcp-remote does not expand references in the url; "+s.URL+" reaches it literally")
@@ -59,6 +59,10 @@ func bridgeArgs(s canonical.Server, problem func(field, msg string)) []string {
 		}
 		if names := t.EnvNames(); len(names) > 0 {
 			problem("headers."+k, "mcp-remote reads "+strings.Join(names, ", ")+" from its own environment, which the client passes on from where it was started (a desktop app does not see your shell's variables)")
+		}
+		if windows && strings.ContainsAny(v, " \t") {
+			problem("headers."+k, "on Windows some clients split arguments at spaces, which breaks --header "+k+":"+v+
+				`; mcp-remote's advice is --header "`+k+`:${`+strings.ToUpper(strings.ReplaceAll(k, "-", "_"))+`}" with the whole value in that variable`)
 		}
 		args = append(args, "--header", k+":"+v)
 	}

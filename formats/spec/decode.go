@@ -3,6 +3,7 @@ package spec
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -62,7 +63,7 @@ func (a *Adapter) readEntries(c *Context, t target, doc *jsonedit.Doc) ([]entry,
 		}
 		next := n.Get(name)
 		if !next.Valid() {
-			if i == 0 {
+			if i == 0 && len(t.servers) == 1 {
 				diags = append(diags, a.misplaced(t, n)...)
 			}
 			return nil, diags
@@ -291,6 +292,11 @@ func (a *Adapter) decodeServer(c *Context, t target, name string, key, n jsonedi
 			break
 		}
 		srv.Transport = tr
+	case onlyToggle(known, len(seen)):
+		r.skipf(n, "", "it may switch off a server defined in another file; the entry is left as it is",
+			"it only says whether the server is enabled")
+	case a.spec.TypeRequired:
+		r.skipf(n, f.Type, a.typeAdvice(), "it has no type, which %s requires", a.spec.DisplayName)
 	case urlKey != "":
 		switch a.spec.URLWithoutType {
 		case "http", "auto":
@@ -302,6 +308,9 @@ func (a *Adapter) decodeServer(c *Context, t target, name string, key, n jsonedi
 		}
 	case known[fCommand].Valid():
 		srv.Transport = canonical.Stdio
+	case a.stdioOnly():
+		r.skipf(n, f.Command, a.spec.DisplayName+" runs only local servers from this file; the entry is left as it is",
+			"it has no %s", f.Command)
 	default:
 		r.skipf(n, "", `give a "command" for a local server or a "url" for a remote one; the entry is left as it is`,
 			"it has neither a command nor a url")
@@ -377,6 +386,11 @@ func (a *Adapter) decodeServer(c *Context, t target, name string, key, n jsonedi
 		srv.Command, srv.Args, _ = unwrapWindows(srv.Command, srv.Args)
 		if !a.caps.Supports(canonical.HTTP) && !a.caps.Supports(canonical.SSE) {
 			if remote, ok := unbridge(srv.Command, srv.Args); ok {
+				// mcp-remote expands ${VAR} in its arguments itself: the
+				// client's not expanding them is no problem here.
+				r.diags = slices.DeleteFunc(r.diags, func(d *canonical.Diagnostic) bool {
+					return d.Severity == canonical.Warning && strings.HasPrefix(d.Field, "args[")
+				})
 				srv.Transport, srv.URL, srv.Headers = remote.Transport, remote.URL, remote.Headers
 				srv.Command, srv.Args = "", nil
 				srv.Env = nil
@@ -389,6 +403,14 @@ func (a *Adapter) decodeServer(c *Context, t target, name string, key, n jsonedi
 	r.diags = append(r.diags, a.hooks.DecodeEntry(c, n, &srv)...)
 	srv.Normalize()
 	return srv, !r.skip, r.diags
+}
+
+// onlyToggle reports whether an entry holds nothing but its enabled or
+// disabled flag (OpenCode's way to switch off an inherited server).
+func onlyToggle(known map[fieldKind]jsonedit.Node, keys int) bool {
+	_, on := known[fEnabled]
+	_, off := known[fDisabled]
+	return keys == 1 && (on || off)
 }
 
 // keyOf returns the client's key for a field kind.
@@ -480,7 +502,7 @@ func (a *Adapter) typeSpellings() string {
 func (a *Adapter) typeAdvice() string {
 	var out []string
 	for _, t := range a.spec.Transports {
-		if t.Name.IsRemote() && t.Type != "" {
+		if (t.Name.IsRemote() || a.spec.TypeRequired) && t.Type != "" && !slices.Contains(out, fmt.Sprintf(`"%s": %q`, a.spec.Fields.Type, t.Type)) {
 			out = append(out, fmt.Sprintf(`"%s": %q`, a.spec.Fields.Type, t.Type))
 		}
 	}

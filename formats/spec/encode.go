@@ -52,7 +52,7 @@ func (a *Adapter) Encode(loc formats.Location, data []byte, want canonical.Set, 
 	if opts.OS == "" {
 		opts.OS = targetOS(formats.Env{})
 	}
-	c := &Context{Spec: a.spec, Loc: loc, Servers: t.servers, Options: opts}
+	c := &Context{Spec: a.spec, Loc: loc, Servers: t.servers, Options: opts, Original: data}
 	entries, ds := a.readEntries(c, t, doc)
 	if ds.HasErrors() {
 		return data, append(diags, ds.Errors()...)
@@ -226,7 +226,7 @@ func (e *encoder) render(s canonical.Server, exists bool) (fields []field, bridg
 	}
 	switch {
 	case bridged:
-		args := bridgeArgs(s, func(field, msg string) { e.warn(s, field, "", "%s", msg) })
+		args := bridgeArgs(s, e.opts.OS == "windows", func(field, msg string) { e.warn(s, field, "", "%s", msg) })
 		e.addCommand(s, "npx", args, add)
 		if len(s.Env) > 0 {
 			e.warn(s, "env", "", "the env of a remote server is dropped")
@@ -309,7 +309,7 @@ func (e *encoder) render(s canonical.Server, exists bool) (fields []field, bridg
 	}
 	extra := s.Extra[sp.ID]
 	for _, k := range slices.Sorted(maps.Keys(extra)) {
-		if !written[k] {
+		if !written[k] && a.keys[k] == fUnknown { // a model key comes from the model only
 			fields = append(fields, field{k, fUnknown, json.RawMessage(extra[k])})
 		}
 	}
@@ -375,6 +375,27 @@ func (a *Adapter) timeoutValue(d time.Duration) any {
 		return int64(d / unit)
 	}
 	return json.Number(strconv.FormatFloat(float64(d)/float64(unit), 'f', -1, 64))
+}
+
+// impliedTransport is what the client reads from fields without their type.
+func (a *Adapter) impliedTransport(fields []field) canonical.Transport {
+	for _, f := range fields {
+		switch {
+		case f.kind == fCommand:
+			return canonical.Stdio
+		case f.kind == fURL && a.urlTransport[f.key] != "":
+			return a.urlTransport[f.key]
+		case f.kind == fURL:
+			switch a.spec.URLWithoutType {
+			case "http", "auto":
+				return canonical.HTTP
+			case "sse":
+				return canonical.SSE
+			}
+			return ""
+		}
+	}
+	return ""
 }
 
 // readBack is the transport the client reads from the entry written for tr.
@@ -531,6 +552,8 @@ func (e *encoder) editEntry(old *entry, s canonical.Server, fields []field, brid
 			}
 			node := old.node.Get(f.key)
 			switch {
+			case !node.Valid() && f.kind == fType && !a.spec.TypeRequired && a.impliedTransport(fields) == writtenTransport:
+				// the entry says it without a type, as the user wrote it
 			case !node.Valid():
 				appendList = append(appendList, jsonedit.Field{Key: f.key, Value: f.value})
 			case (f.kind == fEnv || f.kind == fHeaders) && node.Kind() == jsonedit.KindObject:

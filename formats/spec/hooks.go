@@ -17,6 +17,8 @@ type Context struct {
 	// Written names the servers an Encode added or changed, for
 	// FinishEncode; entries left alone are not in it.
 	Written []string
+	// Original is the file as it was before the Encode (nil: no file).
+	Original []byte
 }
 
 // Hooks are a client's Go quirks around the generic adapter: the parts of a

@@ -70,6 +70,7 @@ type clientSchema struct {
 	WindowsCmd        bool           `hcl:"windows_cmd,optional"`
 	URLWithoutType    string         `hcl:"url_without_type,optional"`
 	URLWithoutRange   hcl.Range      `hcl:"url_without_type,attr_value_range"`
+	TypeRequired      bool           `hcl:"type_required,optional"`
 	KeyOrder          []string       `hcl:"key_order,optional"`
 
 	Locations  []locationSchema  `hcl:"location,block"`
@@ -158,7 +159,9 @@ type Spec struct {
 	// "auto" (the client detects it; read as http) or "invalid" (the client
 	// skips the server).
 	URLWithoutType string
-	Fields         Fields
+	// TypeRequired: an entry without a type is skipped, command or not (OpenCode).
+	TypeRequired bool
+	Fields       Fields
 	// Transports in the order the spec gives them.
 	Transports []Transport
 	OAuth      *OAuthFields
@@ -313,7 +316,7 @@ func build(c *clientSchema, file string, src []byte) (*Spec, canonical.Diagnosti
 	var ck checker
 	s := &Spec{
 		ID: c.ID, DisplayName: c.DisplayName, Format: formats.Format(c.Format), Quirks: c.Quirks,
-		WindowsCmd: c.WindowsCmd, URLWithoutType: c.URLWithoutType, KeyOrder: c.KeyOrder,
+		WindowsCmd: c.WindowsCmd, URLWithoutType: c.URLWithoutType, TypeRequired: c.TypeRequired, KeyOrder: c.KeyOrder,
 		servers: c.Servers, File: file, Source: src,
 	}
 	if !idPattern.MatchString(c.ID) {

@@ -10,6 +10,7 @@
 package vscode
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -45,15 +46,22 @@ func (Hooks) PrepareEncode(c *spec.Context, want *canonical.Set) canonical.Diagn
 	if !c.Options.PromptInputs {
 		return nil
 	}
+	var diags canonical.Diagnostics
 	for i := range want.Servers {
 		s := &want.Servers[i]
-		for _, m := range []map[string]string{s.Env, s.Headers} {
-			for k, v := range m {
-				m[k] = toInputs(v)
+		for field, m := range map[string]map[string]string{"env": s.Env, "headers": s.Headers} {
+			for _, k := range slices.Sorted(maps.Keys(m)) {
+				if v := toInputs(m[k]); v != m[k] {
+					d := canonical.Warnf("%s.%s: VS Code asks for %s as %s (prompt inputs)", field, k, m[k], v)
+					d.Detail = "the other clients keep reading the environment variable"
+					d.Server, d.Field = s.Name, field+"."+k
+					diags = append(diags, d)
+					m[k] = v
+				}
 			}
 		}
 	}
-	return nil
+	return diags
 }
 
 func toInputs(v string) string {
@@ -78,13 +86,24 @@ func (Hooks) FinishEncode(c *spec.Context, doc *jsonedit.Doc) canonical.Diagnost
 	if _, err := doc.Bytes(); err != nil { // apply the server edits, to read what they say
 		return canonical.Diagnostics{canonical.Errorf("%s: %v", c.Loc.Path, err)}
 	}
+	// References a written server had before are the user's business: an
+	// input is added only for a reference this Encode introduced.
+	before := map[string]map[string]bool{}
+	if old, err := jsonedit.Parse(c.Original); err == nil {
+		for _, m := range old.Find(c.Servers...).Members() {
+			before[m.Name] = map[string]bool{}
+			for _, id := range inputRefs(m.Value) {
+				before[m.Name][id] = true
+			}
+		}
+	}
 	used := map[string]bool{}     // ids any server refers to
-	writer := map[string]string{} // ids a server mcpsync wrote refers to -> that server
+	writer := map[string]string{} // ids a server mcpsync wrote introduced -> that server
 	var order []string
 	for _, m := range doc.Find(c.Servers...).Members() {
 		for _, id := range inputRefs(m.Value) {
 			used[id] = true
-			if _, ok := writer[id]; !ok && slices.Contains(c.Written, m.Name) {
+			if _, ok := writer[id]; !ok && slices.Contains(c.Written, m.Name) && !before[m.Name][id] {
 				writer[id] = m.Name
 				order = append(order, id)
 			}

@@ -9,7 +9,8 @@ client "opencode" {
   format           = "jsonc"
   placeholders     = "brace-env" # {env:VAR}
   servers          = ["mcp"]
-  url_without_type = "invalid" # type is required
+  url_without_type = "invalid"
+  type_required    = true # "Expected { type: \"local\", ... } | { type: \"remote\", ... }"
 
   # opencode mcp add creates opencode.jsonc; opencode.json is written instead
   # when it is the one that exists.
