@@ -1,5 +1,280 @@
 package main
 
-import "github.com/urfave/cli/v3"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
 
-func (a *App) addCommand() *cli.Command { return notYet("add", "add a server to the store") }
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/emitters"
+	"github.com/mcpsync/mcpsync/emitters/unidiff"
+	"github.com/mcpsync/mcpsync/paste"
+	"github.com/mcpsync/mcpsync/store"
+	"github.com/urfave/cli/v3"
+)
+
+const addDescription = `Add MCP servers to the store, in whichever form you have them:
+
+  mcpsync add NAME -- COMMAND [ARG...]   a local server, run over stdio
+  mcpsync add NAME --url URL             a remote server (streamable HTTP; --transport sse for SSE)
+  mcpsync add -                          a pasted config, read from stdin
+  mcpsync add --file FILE                a config file or snippet
+
+A pasted config may have any client's shape: {"mcpServers": {…}} (Claude,
+Cursor, Gemini, Windsurf, …), {"servers": {…}} (VS Code), {"mcp": {…}}
+(OpenCode), {"context_servers": {…}} (Zed), Codex's [mcp_servers.NAME] TOML
+tables, a map of servers, a single server object (name it with --name), or
+"name": {…} lines copied from a README. Comments and trailing commas are fine.
+What clients disagree on (a url without a type, "streamable-http", "serverUrl",
+a command line in one string, "cmd /c npx …") is repaired, and each repair is
+printed as a warning with the place it was found.
+
+Secrets stay references: ${VAR}, ${env:VAR} and {env:VAR} are all stored as
+env("VAR"), and only clients ever expand them. Quote them from your shell.
+
+A server already in the store is left alone unless --force replaces it;
+nothing is written when anything is wrong.
+
+Examples:
+  mcpsync add github -- npx -y @modelcontextprotocol/server-github
+  mcpsync add github --env 'GITHUB_PERSONAL_ACCESS_TOKEN=${GITHUB_TOKEN}' -- npx -y @modelcontextprotocol/server-github
+  mcpsync add linear --url https://mcp.linear.app/mcp --header 'Authorization: Bearer ${LINEAR_API_KEY}'
+  pbpaste | mcpsync add -
+  mcpsync add --file ~/.cursor/mcp.json --dry-run
+  echo '{"command": "uvx", "args": ["mcp-server-fetch"]}' | mcpsync add --name fetch -
+  mcpsync add --scope project --file .vscode/mcp.json`
+
+func (a *App) addCommand() *cli.Command {
+	return &cli.Command{
+		Name:                      "add",
+		Usage:                     "add servers to the store: a command, a URL, or any pasted config",
+		ArgsUsage:                 "NAME -- COMMAND [ARG...] | NAME --url URL | - | --file FILE",
+		Description:               addDescription + resolveHelp,
+		DisableSliceFlagSeparator: true, // a header value may hold commas
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Usage: "read a pasted config from `FILE` (- for stdin)", TakesFile: true},
+			&cli.StringFlag{Name: "name", Usage: "`NAME` for a single pasted server object, or a new name for the one pasted server"},
+			&cli.StringFlag{Name: "url", Usage: "the server's `URL` (a remote server)"},
+			&cli.StringFlag{Name: "transport", Usage: "`http` (streamable HTTP, the default for --url) or sse"},
+			&cli.StringSliceFlag{Name: "header", Aliases: []string{"H"}, Usage: "an HTTP header `'NAME: value'` for --url (repeatable)"},
+			&cli.StringSliceFlag{Name: "env", Aliases: []string{"e"}, Usage: "an environment variable `NAME=value` for the command (repeatable)"},
+			&cli.StringFlag{Name: "cwd", Usage: "the working `DIR` of the command", TakesFile: true},
+			&cli.BoolFlag{Name: "disabled", Usage: "store the server disabled: clients keep it but do not start it"},
+			&cli.BoolFlag{Name: "force", Usage: "replace a server of the same name"},
+			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print the change to the store as a diff and write nothing"},
+			storeScopeFlag(),
+		}, resolveFlags()...),
+		Action: a.runAdd,
+	}
+}
+
+func (a *App) runAdd(ctx context.Context, cmd *cli.Command) error {
+	args := cmd.Args().Slice()
+	file := cmd.String("file")
+	flags := paste.Flags{
+		URL: cmd.String("url"), Transport: cmd.String("transport"), Headers: cmd.StringSlice("header"),
+		Env: cmd.StringSlice("env"), Cwd: cmd.String("cwd"), Disabled: cmd.Bool("disabled"),
+	}
+	scope := canonical.Scope(cmd.String("scope"))
+	force, dryRun := cmd.Bool("force"), cmd.Bool("dry-run")
+
+	var servers []canonical.Server
+	var ds canonical.Diagnostics
+	var sources map[string][]byte
+	switch {
+	case file != "" || len(args) == 1 && args[0] == "-":
+		if file != "" && len(args) > 0 || len(args) > 1 {
+			return usagef("pasted input names its own servers: give --file or - alone (--name names a single server object)")
+		}
+		if !flags.IsZero() {
+			return usagef("--url, --transport, --header, --env, --cwd and --disabled describe a server given on the command line, not pasted input")
+		}
+		data, name, err := a.readPaste(file)
+		if err != nil {
+			return err
+		}
+		var set canonical.Set
+		set, ds = paste.Parse(data, paste.Options{File: name, Name: cmd.String("name")})
+		servers = set.Servers
+		if name == "<stdin>" {
+			sources = map[string][]byte{name: data}
+		}
+	case len(args) == 0:
+		return usagef("nothing to add: give NAME -- COMMAND, NAME --url URL, - (a pasted config on stdin) or --file FILE")
+	case len(args) == 1 && flags.URL == "" && looksResolvable(args[0]):
+		return a.addResolved(ctx, cmd, args[0])
+	case len(args) == 1 && flags.URL == "":
+		return usagef("nothing to run for %q: put the command after --, for example\n  mcpsync add %s -- npx -y PACKAGE\nor give --url URL for a remote server", args[0], args[0])
+	default:
+		if cmd.String("name") != "" {
+			return usagef("--name is for pasted input; here the name is the first argument (%q)", args[0])
+		}
+		srv, ds := paste.FromFlags(args[0], args[1:], flags)
+		if ds.HasErrors() {
+			// the command line itself is wrong: a usage error
+			a.printDiagnostics(ds)
+			return exitCodeError{code: exitUsage, msg: "nothing was added; see: mcpsync add --help"}
+		}
+		a.printDiagnostics(ds)
+		servers = []canonical.Server{srv}
+	}
+	if len(ds) > 0 {
+		a.printDiagnosticsFrom(ds, sources)
+	}
+	if ds.HasErrors() {
+		fmt.Fprintln(a.Stderr, "mcpsync: nothing was added")
+		return reportedError{ds.Err()}
+	}
+	return a.storeServers(scope, servers, force, dryRun)
+}
+
+// readPaste reads --file FILE, or stdin for "-" or --file -. It returns the
+// name diagnostics use for the input.
+func (a *App) readPaste(file string) ([]byte, string, error) {
+	if file != "" && file != "-" {
+		path := file
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(a.Cwd, path)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return nil, "", fmt.Errorf("%s: no such file", file)
+			}
+			return nil, "", fmt.Errorf("cannot read %s: %w", file, err)
+		}
+		return data, file, nil
+	}
+	if f, ok := a.Stdin.(*os.File); ok && isTerminal(f) {
+		fmt.Fprintln(a.Stderr, "Paste the config, then press Ctrl-D:")
+	}
+	data, err := io.ReadAll(a.Stdin)
+	if err != nil {
+		return nil, "", fmt.Errorf("cannot read stdin: %w", err)
+	}
+	return data, "<stdin>", nil
+}
+
+var (
+	githubURL    = regexp.MustCompile(`^(https?://)?(www\.)?github\.com/[^/\s]+/[^/\s]+`)
+	ownerRepo    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9_.-]+$`)
+	packageInput = regexp.MustCompile(`^(npm|pypi|oci):\S+$`)
+)
+
+// looksResolvable reports whether an add argument names something to
+// resolve rather than a server: a GitHub URL, owner/repo, a registry name
+// such as io.github.owner/repo, or npm:, pypi:, oci: packages.
+func looksResolvable(s string) bool {
+	return githubURL.MatchString(s) || ownerRepo.MatchString(s) || packageInput.MatchString(s) || resolvableInput(s)
+}
+
+// addOutcome is what add did to one server, for --json.
+type addOutcome struct {
+	Name   string `json:"name"`
+	Action string `json:"action"` // added, replaced, unchanged
+}
+
+// storeServers puts servers into the store of scope with add's rules: a
+// server whose name is taken is refused unless force (and then nothing at
+// all is written), an identical one is left alone, and dryRun prints the
+// change as a diff instead of writing it. The resolver reuses it.
+func (a *App) storeServers(scope canonical.Scope, servers []canonical.Server, force, dryRun bool) error {
+	st, err := a.openStore(scope)
+	if err != nil {
+		return err
+	}
+	where := a.storeDisplay(st.Path)
+	var outcomes []addOutcome
+	var taken []string
+	for _, srv := range servers {
+		srv = srv.Clone()
+		srv.Origin = canonical.Pos{}
+		old, exists := st.Servers.Get(srv.Name)
+		switch {
+		case !exists:
+			outcomes = append(outcomes, addOutcome{srv.Name, "added"})
+		case sameServer(old, srv):
+			outcomes = append(outcomes, addOutcome{srv.Name, "unchanged"})
+			continue
+		case !force:
+			taken = append(taken, srv.Name)
+			continue
+		default:
+			outcomes = append(outcomes, addOutcome{srv.Name, "replaced"})
+		}
+		st.Put(srv)
+	}
+	if len(taken) > 0 {
+		return fmt.Errorf("%s already in %s with a different definition; nothing was added.\n"+
+			"Use --force to replace %s, or remove %s first (mcpsync remove %s)",
+			describeNames("server", taken), where, them(taken), them(taken), strings.Join(taken, " "))
+	}
+	if dryRun {
+		return a.printAddDryRun(st, outcomes)
+	}
+	if err := st.Save(); err != nil {
+		return err
+	}
+	if a.JSON {
+		return a.printJSON(map[string]any{"store": st.Path, "scope": st.Scope, "servers": outcomes})
+	}
+	for _, o := range outcomes {
+		switch o.Action {
+		case "unchanged":
+			fmt.Fprintf(a.Stdout, "%s is already in %s, unchanged\n", o.Name, where)
+		case "added":
+			fmt.Fprintf(a.Stdout, "%s %s to %s\n", a.paint(false, styleGreen, "added"), o.Name, where)
+		default:
+			fmt.Fprintf(a.Stdout, "%s %s in %s\n", a.paint(false, styleYellow, o.Action), o.Name, where)
+		}
+	}
+	return nil
+}
+
+func (a *App) printAddDryRun(st *store.Store, outcomes []addOutcome) error {
+	name := strings.TrimPrefix(filepath.ToSlash(a.storeDisplay(st.Path)), "/")
+	diff := unidiff.Diff(unidiff.File{Name: name, Data: st.Original(), Absent: !st.Exists},
+		unidiff.File{Name: name, Data: st.Bytes(), Mode: 0o600}, unidiff.Options{Mask: emitters.MaskSecrets})
+	if a.JSON {
+		return a.printJSON(map[string]any{"store": st.Path, "scope": st.Scope, "servers": outcomes, "dryRun": true, "diff": diff})
+	}
+	fmt.Fprint(a.Stdout, diff)
+	fmt.Fprintln(a.Stderr, "dry run: nothing was written")
+	return nil
+}
+
+// sameServer compares two servers in everything the store keeps, every
+// client's extra keys included.
+func sameServer(a, b canonical.Server) bool {
+	var clients []string
+	for c := range a.Extra {
+		clients = append(clients, c)
+	}
+	for c := range b.Extra {
+		clients = append(clients, c)
+	}
+	return canonical.Equal(a, b, clients...)
+}
+
+func describeNames(noun string, names []string) string {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = fmt.Sprintf("%q", n)
+	}
+	if len(names) == 1 {
+		return noun + " " + quoted[0] + " is"
+	}
+	return noun + "s " + strings.Join(quoted, ", ") + " are"
+}
+
+func them(names []string) string {
+	if len(names) == 1 {
+		return "it"
+	}
+	return "them"
+}

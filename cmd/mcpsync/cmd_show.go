@@ -1,5 +1,128 @@
 package main
 
-import "github.com/urfave/cli/v3"
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
 
-func (a *App) showCommand() *cli.Command { return notYet("show", "show one server") }
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/store"
+	"github.com/urfave/cli/v3"
+)
+
+const showDescription = `Show one server of the store: where it is defined, how it runs, its
+environment and headers (references such as ${TOKEN}, never their values),
+and which clients get it.
+
+--json prints the server in canonical form (the field names every mcpsync
+command uses).
+
+Examples:
+  mcpsync show github
+  mcpsync --json show github | jq .env`
+
+func (a *App) showCommand() *cli.Command {
+	return &cli.Command{
+		Name:          "show",
+		Usage:         "show one server of the store",
+		ArgsUsage:     "NAME",
+		Description:   showDescription,
+		Flags:         []cli.Flag{storeScopeFlag()},
+		ShellComplete: a.completeServerNames,
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			args := cmd.Args().Slice()
+			if len(args) != 1 {
+				return usagef("show takes one server name, for example: mcpsync show github")
+			}
+			return a.runShow(canonical.Scope(cmd.String("scope")), args[0])
+		},
+	}
+}
+
+func (a *App) runShow(scope canonical.Scope, name string) error {
+	st, err := a.openStore(scope)
+	if err != nil {
+		return err
+	}
+	srv, ok := st.Servers.Get(name)
+	if !ok {
+		msg := fmt.Sprintf("server %q is not in %s", name, a.storeDisplay(st.Path))
+		if s := store.Suggest(name, st.Servers.Names()); s != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", s)
+		}
+		return fmt.Errorf("%s; list the servers with: mcpsync list", msg)
+	}
+	if a.JSON {
+		return a.printJSON(srv)
+	}
+	w := a.Stdout
+	fmt.Fprintf(w, "%s  %s\n", a.paint(false, styleBold, srv.Name), a.paint(false, styleDim, a.storeDisplay(srv.Origin.String())))
+	row := func(key, value string) {
+		if value != "" {
+			fmt.Fprintf(w, "  %-16s %s\n", key, value)
+		}
+	}
+	row("transport", string(srv.Transport))
+	if srv.Command != "" {
+		row("command", shellJoin(append([]string{srv.Command}, srv.Args...)))
+	}
+	row("cwd", srv.Cwd)
+	row("url", srv.URL)
+	for _, kv := range sortedPairs(srv.Env) {
+		row("env", kv)
+	}
+	for _, kv := range sortedPairs(srv.Headers) {
+		row("header", strings.Replace(kv, "=", ": ", 1))
+	}
+	if srv.Disabled {
+		row("enabled", "no (clients keep it but do not start it)")
+	} else {
+		row("enabled", "yes")
+	}
+	row("tools allowed", strings.Join(srv.ToolsAllow, ", "))
+	row("tools denied", strings.Join(srv.ToolsDeny, ", "))
+	if srv.StartupTimeout > 0 {
+		row("startup timeout", srv.StartupTimeout.String())
+	}
+	if srv.ToolTimeout > 0 {
+		row("tool timeout", srv.ToolTimeout.String())
+	}
+	if o := srv.Auth.OAuth; !o.IsZero() {
+		row("oauth client", o.ClientID)
+		row("oauth secret", o.ClientSecret)
+		row("oauth scopes", strings.Join(o.Scopes, " "))
+		if o.CallbackPort != 0 {
+			row("oauth port", fmt.Sprint(o.CallbackPort))
+		}
+		row("oauth redirect", o.RedirectURI)
+		row("oauth metadata", o.AuthServerMetadataURL)
+		row("oauth resource", o.Resource)
+	}
+	row("clients", clientsFor(st, srv.Name))
+	clients := make([]string, 0, len(srv.Extra))
+	for c := range srv.Extra {
+		clients = append(clients, c)
+	}
+	sort.Strings(clients)
+	for _, c := range clients {
+		keys := make([]string, 0, len(srv.Extra[c]))
+		for k := range srv.Extra[c] {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			row("extra "+c, k+" = "+string(srv.Extra[c][k]))
+		}
+	}
+	return nil
+}
+
+func sortedPairs(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k, v := range m {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
+}
