@@ -52,6 +52,9 @@ func RunCorpus(t *testing.T, a formats.Adapter, dir string, opts ...Option) Corp
 		res.Files++
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			set, diags := decode(t, a, loc, data)
+			if len(diags) > 0 {
+				t.Logf("%s", FormatDiags(diags))
+			}
 			if diags.HasErrors() {
 				res.Refused++
 				return

@@ -100,6 +100,17 @@ func (a *Adapter) readEntries(c *Context, t target, doc *jsonedit.Doc) ([]entry,
 var wrapperKeys = []string{"mcpServers", "servers", "mcp", "context_servers", "mcp_servers", "amp.mcpServers"}
 
 func (a *Adapter) misplaced(t target, root jsonedit.Node) canonical.Diagnostics {
+	var looksLikeServers []string
+	for _, m := range root.Members() {
+		if m.Value.Kind() == jsonedit.KindObject && (m.Value.Get("command").Valid() || m.Value.Get("url").Valid()) {
+			looksLikeServers = append(looksLikeServers, m.Name)
+		}
+	}
+	if len(looksLikeServers) > 0 {
+		d := canonical.Warnf("no %q here, but the top level looks like servers (%s)", t.servers[0], strings.Join(looksLikeServers, ", "))
+		d.Detail = "a plugin's .mcp.json keeps its servers at the top; " + a.spec.DisplayName + " reads them under \"" + t.servers[0] + "\", so mcpsync imports nothing from this file"
+		return canonical.Diagnostics{atNode(d, t, root)}
+	}
 	for _, k := range wrapperKeys {
 		if k == t.servers[0] {
 			continue
