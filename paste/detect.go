@@ -107,3 +107,26 @@ func endOfString(data []byte, i int) int {
 func isBareKeyByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
 }
+
+// maxDepth bounds how deeply arrays and objects may nest. The parsers
+// recurse, and no MCP configuration comes near this.
+const maxDepth = 256
+
+// tooDeep returns the offset where brackets nest deeper than maxDepth, or
+// -1. Brackets inside double-quoted strings do not count.
+func tooDeep(data []byte) int {
+	depth := 0
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			i = endOfString(data, i) - 1
+		case '{', '[':
+			if depth++; depth > maxDepth {
+				return i
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return -1
+}

@@ -28,6 +28,11 @@ func Parse(data []byte, opts Options) (canonical.Set, canonical.Diagnostics) {
 	start := newLineIndex(file, data, 0).pos(off)
 	var root *node
 	var ds canonical.Diagnostics
+	if off := tooDeep(data); off >= 0 && syn != synEmpty {
+		d := canonical.Errorf("objects and arrays nest more than %d deep here", maxDepth)
+		d.Detail = "this is not an MCP configuration; paste the servers only"
+		return canonical.Set{}, canonical.Diagnostics{d.At(newLineIndex(file, data, 0).pos(off))}
+	}
 	switch syn {
 	case synEmpty:
 		d := canonical.Errorf("empty input: there is no server to read")
