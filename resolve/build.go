@@ -165,13 +165,27 @@ func (b *builder) render(tmpl string, vars map[string]InputDef, refName func(v s
 // variable, whose name makes the best reference name.
 var envAssignRE = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)=\{([A-Za-z_][A-Za-z0-9_.-]*)\}$`)
 
-func refNamer(value string) func(string) string {
+func (b *builder) refNamer(value string) func(string) string {
 	return func(v string) string {
 		if m := envAssignRE.FindStringSubmatch(value); m != nil && m[2] == v {
 			return m[1]
 		}
-		return EnvName(v)
+		return b.varName(v)
 	}
+}
+
+// genericNames are variable names that say nothing of whose they are: they
+// take the server's name as a prefix ({token} of github → GITHUB_TOKEN).
+var genericNames = setOf("KEY", "TOKEN", "API_KEY", "APIKEY", "SECRET", "ACCESS_TOKEN", "AUTH_TOKEN", "API_TOKEN",
+	"PASSWORD", "VALUE", "URL", "HOST", "PORT", "ID", "TENANT", "REGION", "USER", "USERNAME")
+
+// varName names the reference for a {variable}.
+func (b *builder) varName(v string) string {
+	n := EnvName(v)
+	if genericNames[n] && b.name != "" {
+		n = EnvName(b.name) + "_" + n
+	}
+	return n
 }
 
 // args turns arguments into command-line words by the policy: constant
@@ -186,7 +200,7 @@ func (b *builder) args(list []Argument) []string {
 			label = a.ValueHint
 		}
 		if a.Value != "" {
-			val, resolved, used := b.render(a.Value, a.Variables, refNamer(a.Value), "arg")
+			val, resolved, used := b.render(a.Value, a.Variables, b.refNamer(a.Value), "arg")
 			if !resolved && !a.IsRequired {
 				for _, in := range used {
 					in.Used = false
@@ -273,7 +287,7 @@ func (b *builder) env(list []KeyValueInput, kind string) (map[string]string, []s
 			continue
 		}
 		if e.Value != "" {
-			val, resolved, used := b.render(e.Value, e.Variables, func(v string) string { return EnvName(v) }, kind)
+			val, resolved, used := b.render(e.Value, e.Variables, b.varName, kind)
 			if !resolved && !e.IsRequired && kind != "header" {
 				for _, u := range used {
 					u.Used = false
@@ -538,7 +552,7 @@ func (b *builder) remote(t Transport) (Candidate, bool) {
 		b.notef("remote %s is declared streamable-http but its URL ends in /sse: using sse, streamable HTTP as the fallback", t.URL)
 		tr, c.AltTransport = canonical.SSE, canonical.HTTP
 	}
-	u, _, used := b.render(t.URL, t.Variables, func(v string) string { return EnvName(v) }, "url")
+	u, _, used := b.render(t.URL, t.Variables, b.varName, "url")
 	for _, in := range used {
 		in.Used = true
 		b.addInput(in)

@@ -62,11 +62,10 @@ type group struct {
 	cands  []Candidate
 }
 
-// defaultName is the store key derived from the input.
+// defaultName is the store key derived from the input. Options.Name, when
+// given, replaces it only at the end (decide): references such as
+// ${WEATHER_KEY} keep the server's own name as their prefix.
 func (r *run) defaultName() string {
-	if r.opts.Name != "" {
-		return r.opts.Name
-	}
 	switch r.in.Kind {
 	case KindGitHub:
 		if r.in.Subdir != "" {

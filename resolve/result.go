@@ -136,8 +136,15 @@ func (e *NotFoundError) Error() string {
 	for _, s := range e.Evidence {
 		b.WriteString("\n  " + s.String())
 	}
-	b.WriteString("\nadd the server by hand (mcpsync add NAME -- COMMAND ARGS...), or configure a resolver plugin")
+	b.WriteString("\n" + notFoundAdvice)
 	return b.String()
+}
+
+const notFoundAdvice = "add the server by hand (mcpsync add NAME -- COMMAND ARGS...), or configure a resolver plugin"
+
+// Short is the message without the evidence, for when it was shown already.
+func (e *NotFoundError) Short() string {
+	return fmt.Sprintf("no MCP server found for %s; %s", e.Input.String(), notFoundAdvice)
 }
 
 // AmbiguousError says that a repository holds several servers and the
