@@ -316,7 +316,7 @@ func TestParseErrors(t *testing.T) {
 		{name: "duplicate names", in: "{\"mcpServers\": {\"a\": {\"command\": \"x\"}},\n\"servers\": {\"a\": {\"command\": \"y\"}}}",
 			diags: []string{`2:13 error: duplicate server name "a"`}},
 		{name: "unterminated quote", in: `{"mcpServers": {"a": {"command": "npx 'x"}}}`, diags: []string{"1:34 error: cannot split the command line"}},
-		{name: "nested too deep", in: `{"a": ` + strings.Repeat("[", 300), diags: []string{"1:263 error: objects and arrays nest more than 256 deep"}},
+		{name: "nested too deep", in: `{"a": ` + strings.Repeat("[", 300), diags: []string{"1:262 error: objects and arrays nest more than 256 deep"}},
 		{name: "name for many", in: `{"a": {"command": "x"}, "b": {"command": "y"}}`, opts: Options{Name: "n"},
 			diags: []string{"1:1 error: a name was given for one server, but the input holds 2"}},
 	}
