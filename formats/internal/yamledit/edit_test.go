@@ -190,7 +190,8 @@ func TestEditRefuses(t *testing.T) {
 }
 
 func TestSyntaxErrorPosition(t *testing.T) {
-	for src, line := range map[string]int{"a: b: c\n": 1, "a: 1\nb: [\n": 2, "x:\n  y: 1\n z: 2\n": 2} {
+	for src, line := range map[string]int{"a: b: c\n": 1, "a: 1\nb: [\n": 2, "x:\n  y: 1\n z: 2\n": 3,
+		"extensions:\n  a:\n    cmd: x\n   bad: indentation\n": 4, "a:\n  - b\n  c: d\n": 3} {
 		_, err := Parse([]byte(src))
 		var se *SyntaxError
 		if !errors.As(err, &se) || se.Line != line || se.Column < 1 {

@@ -89,19 +89,62 @@ func Parse(data []byte) (d *Doc, err error) {
 }
 
 func (d *Doc) syntaxError(err error) error {
-	msg := err.Error()
-	line := 1
-	if m := lineRE.FindStringSubmatch(msg); m != nil {
-		line, _ = strconv.Atoi(m[1])
-		msg = m[2]
-	} else {
-		msg = strings.TrimPrefix(msg, "yaml: ")
+	line, msg := splitError(err)
+	if l := d.errorLine(msg); l > 0 {
+		line = l
 	}
 	col := 1
 	if line-1 < len(d.lines) {
 		col = d.indentOf(line-1) + 1
 	}
 	return &SyntaxError{Line: line, Column: col, Msg: msg}
+}
+
+// splitError reads yaml.v3's "yaml: line N: msg" (no line: the first).
+func splitError(err error) (int, string) {
+	msg := err.Error()
+	if m := lineRE.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		return line, m[2]
+	}
+	return 1, strings.TrimPrefix(msg, "yaml: ")
+}
+
+// errorLine finds the line at fault more precisely than yaml.v3, which
+// reports where the enclosing block began: the first line whose prefix of
+// the file fails with the same message. Prefixes that fail only because
+// they cut a flow collection short fail differently and are passed over.
+func (d *Doc) errorLine(msg string) int {
+	if len(d.lines) > 5000 {
+		return 0
+	}
+	for i := range d.lines {
+		if parseErr(d.src[:d.lineEnd(i)]) == msg {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// parseErr returns the message of the first error parsing data, or "".
+func parseErr(data []byte) (msg string) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg = fmt.Sprint(r)
+		}
+	}()
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var n yaml.Node
+		err := dec.Decode(&n)
+		if errors.Is(err, io.EOF) {
+			return ""
+		}
+		if err != nil {
+			_, msg := splitError(err)
+			return msg
+		}
+	}
 }
 
 // indexLines records where lines start, with YAML's line breaks: \r\n, \r,

@@ -1,0 +1,471 @@
+package goose
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/formats/internal/yamledit"
+)
+
+func (adapter) Encode(loc formats.Location, data []byte, want canonical.Set, opts formats.EncodeOptions) ([]byte, canonical.Diagnostics) {
+	f, ds := decodeFile(loc.Path, data)
+	if f == nil {
+		return data, ds
+	}
+	if ds.HasErrors() {
+		d := canonical.Errorf("%s has errors; mcpsync does not edit a file Goose cannot read", orName(loc.Path))
+		d.Detail = "fix the errors reported for this file, then run again; nothing was written"
+		d.File = loc.Path
+		return data, append(ds.Errors(), d)
+	}
+	// Goose itself writes with serde_yaml: two spaces, sequences at the
+	// key's column. Used when the file shows no style of its own.
+	f.doc.SetStyleDefaults(2, true)
+	w := writer{file: loc.Path, f: f}
+	var entries []yamledit.Entry
+	for _, name := range f.names() {
+		if f.internal[name] {
+			entries = append(entries, w.keep(name))
+		}
+	}
+	var invalid canonical.Diagnostics
+	seen := map[string]bool{}
+	for _, srv := range want.Servers {
+		if seen[srv.Name] {
+			d := canonical.Errorf("duplicate server name %q", srv.Name)
+			d.Detail, d.Server = "a file holds one extension per name; rename one of them", srv.Name
+			invalid = append(invalid, d.At(srv.Origin))
+			continue
+		}
+		seen[srv.Name] = true
+		srv = srv.Clone()
+		srv.Normalize()
+		if f.internal[srv.Name] {
+			d := w.warn(&srv, "", "the name %q is one of Goose's own extensions; server not written", srv.Name)
+			d.Detail = "rename the server to add it to Goose"
+			continue
+		}
+		old, hasOld := f.set.Get(srv.Name)
+		if hasOld && sameServer(old, srv) {
+			entries = append(entries, w.keep(srv.Name))
+			continue
+		}
+		if srv.Transport == canonical.SSE {
+			d := w.warn(&srv, "transport", "Goose no longer supports SSE; server not written")
+			d.Detail = "if the server also serves streamable HTTP, give that url with transport http"
+			if hasOld {
+				d.Detail += "; the entry already in the file is left as it is"
+				entries = append(entries, w.keep(srv.Name))
+			}
+			continue
+		}
+		if vds := srv.Validate(); vds.HasErrors() {
+			invalid = append(invalid, vds...)
+			continue
+		}
+		var oldp *canonical.Server
+		if hasOld {
+			oldp = &old
+		}
+		entries = append(entries, yamledit.Entry{Name: srv.Name, Value: w.server(srv, oldp)})
+	}
+	if invalid.HasErrors() {
+		return data, append(w.ds, invalid...)
+	}
+	out, err := f.doc.EditMap(section, entries)
+	if err != nil {
+		d := canonical.Errorf("cannot edit %s safely: %s", orName(loc.Path), strings.TrimPrefix(err.Error(), yamledit.ErrUnverified.Error()+": "))
+		d.Detail = "nothing was written; the file's layout is one mcpsync cannot edit without risk"
+		if !errors.Is(err, yamledit.ErrUnverified) {
+			d.Detail = "nothing was written"
+		}
+		d.File = loc.Path
+		return data, append(w.ds, d)
+	}
+	if len(data) == 0 && len(want.Servers) == 0 {
+		return data, w.ds
+	}
+	return out, w.ds
+}
+
+// EntrySpan returns the bytes of one extension in data.
+func (adapter) EntrySpan(_ formats.Location, data []byte, name string) (start, end int, ok bool) {
+	doc, err := yamledit.Parse(data)
+	if err != nil {
+		return 0, 0, false
+	}
+	return doc.EntrySpan(section, "", name)
+}
+
+func orName(path string) string {
+	if path == "" {
+		return "config.yaml"
+	}
+	return path
+}
+
+// names returns the extensions in file order.
+func (f *file) names() []string {
+	_, v := f.doc.Lookup(section)
+	return yamledit.MapKeys(v)
+}
+
+func sameServer(old, want canonical.Server) bool {
+	if want.Extra[ID] == nil {
+		return canonical.Equal(old, want)
+	}
+	return canonical.Equal(old, want, ID)
+}
+
+type writer struct {
+	file string
+	f    *file
+	ds   canonical.Diagnostics
+}
+
+func (w *writer) warn(srv *canonical.Server, field, format string, args ...any) *canonical.Diagnostic {
+	d := canonical.Warnf(format, args...)
+	d.Server, d.Field, d.File = srv.Name, field, w.file
+	if srv.Origin.File != "" {
+		d.At(srv.Origin)
+	}
+	w.ds = append(w.ds, d)
+	return d
+}
+
+func (w *writer) keep(name string) yamledit.Entry {
+	return yamledit.Entry{Name: name, Value: yamledit.MapFrom(w.f.raw[name], w.f.order[name])}
+}
+
+type group struct {
+	keys []string
+	same func(a, b *canonical.Server) bool
+}
+
+var groups = []group{
+	{[]string{"type"}, func(a, b *canonical.Server) bool { return a.Transport == b.Transport }},
+	{[]string{"enabled"}, func(a, b *canonical.Server) bool { return a.Disabled == b.Disabled }},
+	{[]string{"cmd", "args"}, func(a, b *canonical.Server) bool {
+		return a.Transport == b.Transport && a.Command == b.Command && slices.Equal(a.Args, b.Args)
+	}},
+	{[]string{"uri"}, func(a, b *canonical.Server) bool { return a.Transport == b.Transport && a.URL == b.URL }},
+	{[]string{"headers"}, func(a, b *canonical.Server) bool {
+		return a.Transport == b.Transport && maps.Equal(a.Headers, b.Headers)
+	}},
+	{[]string{"envs", "env_keys"}, func(a, b *canonical.Server) bool {
+		if a.Transport != b.Transport {
+			return false
+		}
+		if a.Transport == canonical.Stdio {
+			return maps.Equal(a.Env, b.Env)
+		}
+		return a.URL == b.URL && maps.Equal(a.Headers, b.Headers) &&
+			(b.Extra[ID] == nil || (rawEqual(a.Extra[ID]["envs"], b.Extra[ID]["envs"]) && rawEqual(a.Extra[ID]["env_keys"], b.Extra[ID]["env_keys"])))
+	}},
+	{[]string{"timeout"}, func(a, b *canonical.Server) bool {
+		return a.ToolTimeout == b.ToolTimeout && a.StartupTimeout == b.StartupTimeout
+	}},
+	{[]string{"available_tools"}, func(a, b *canonical.Server) bool { return slices.Equal(a.ToolsAllow, b.ToolsAllow) }},
+}
+
+func rawEqual(a, b json.RawMessage) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return len(a) == len(b)
+	}
+	var x, y any
+	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && yamledit.Equal(x, y)
+}
+
+// server renders srv; with old (what the file holds), the parts that did
+// not change keep the file's own keys and spelling.
+func (w *writer) server(srv canonical.Server, old *canonical.Server) yamledit.Map {
+	fresh := w.fresh(srv)
+	if old == nil {
+		return fresh
+	}
+	raw := w.f.raw[srv.Name]
+	kept := map[string]bool{}
+	for _, g := range groups {
+		if g.same(old, &srv) {
+			for _, k := range g.keys {
+				kept[k] = true
+			}
+		}
+	}
+	var m yamledit.Map
+	for _, k := range w.f.order[srv.Name] {
+		if kept[k] {
+			m = append(m, yamledit.Field{Key: k, Value: raw[k]})
+		}
+	}
+	for _, f := range fresh {
+		if !kept[f.Key] {
+			m = append(m, f)
+		}
+	}
+	return m
+}
+
+// fresh renders srv from the model alone, in the key order Goose writes.
+func (w *writer) fresh(srv canonical.Server) yamledit.Map {
+	raw := w.f.raw[srv.Name]
+	x := srv.Extra[ID]
+	var m yamledit.Map
+	m.Set("enabled", !srv.Disabled)
+	// name and description: want's, else the file's, else (for a new
+	// extension only) the default Goose itself writes.
+	display := func(key string, def any) {
+		if v, ok := fromJSON(x[key]); ok {
+			m.Set(key, v)
+		} else if v, ok := raw[key]; ok {
+			m.Set(key, v)
+		} else if raw == nil {
+			m.Set(key, def)
+		}
+	}
+	literal := func(field, s string) {
+		if tm := canonical.Parse(s, canonical.DialectCanonical); tm.HasRefs() {
+			for _, seg := range tm {
+				if seg.Kind != canonical.Literal {
+					d := w.warn(&srv, field, "Goose does not expand %s here; written literally", seg.Text)
+					d.Detail = "Goose substitutes variables only in uri and headers"
+					break
+				}
+			}
+		}
+	}
+	switch srv.Transport {
+	case canonical.Stdio:
+		m.Set("type", "stdio")
+		display("name", srv.Name)
+		display("description", "")
+		literal("command", srv.Command)
+		m.Set("cmd", srv.Command)
+		args := make([]any, len(srv.Args))
+		for i, a := range srv.Args {
+			literal("args", a)
+			args[i] = a
+		}
+		m.Set("args", args)
+		envs, keys := w.env(srv)
+		m.Set("envs", envs)
+		m.Set("env_keys", keys)
+		if srv.Cwd != "" {
+			w.warn(&srv, "cwd", "Goose has no working directory setting; cwd not written")
+		}
+		if len(srv.Headers) > 0 {
+			w.warn(&srv, "headers", "Goose sends no headers to a stdio extension; headers not written")
+		}
+	case canonical.HTTP:
+		m.Set("type", "streamable_http")
+		display("name", srv.Name)
+		display("description", "")
+		m.Set("uri", w.render(&srv, "url", srv.URL))
+		headers := yamledit.Map{}
+		for _, k := range sortedKeys(srv.Headers) {
+			headers.Set(k, w.render(&srv, "headers."+k, srv.Headers[k]))
+		}
+		m.Set("headers", headers)
+		envs := yamledit.Map{}
+		if v, ok := fromJSON(x["envs"]); ok {
+			if t, ok := v.(yamledit.Map); ok {
+				envs = t
+			}
+		} else if v, ok := raw["envs"].(map[string]any); ok && x == nil {
+			envs = yamledit.MapFrom(v, nil)
+		}
+		set := map[string]string{}
+		for _, f := range envs {
+			s, _ := f.Value.(string)
+			set[f.Key] = s
+		}
+		var keys []any
+		if v, ok := fromJSON(x["env_keys"]); ok {
+			keys, _ = v.([]any)
+		}
+		for _, n := range derivedKeys(srv, set) {
+			if !slices.Contains(keys, any(n)) {
+				keys = append(keys, n)
+			}
+		}
+		if keys == nil {
+			keys = []any{}
+		}
+		m.Set("envs", envs)
+		m.Set("env_keys", keys)
+		for field, set := range map[string]bool{"args": len(srv.Args) > 0, "env": len(srv.Env) > 0, "cwd": srv.Cwd != ""} {
+			if set {
+				w.warn(&srv, field, "Goose does not take %s for a streamable_http extension; %s not written", field, field)
+			}
+		}
+	}
+	switch {
+	case srv.ToolTimeout > 0:
+		m.Set("timeout", wholeSeconds(&srv, w, "toolTimeout", srv.ToolTimeout))
+		if srv.StartupTimeout > 0 && srv.StartupTimeout != srv.ToolTimeout {
+			w.warn(&srv, "startupTimeout", "Goose has one timeout, written from toolTimeout; startupTimeout not written")
+		}
+	case srv.StartupTimeout > 0:
+		m.Set("timeout", wholeSeconds(&srv, w, "startupTimeout", srv.StartupTimeout))
+		w.warn(&srv, "startupTimeout", "Goose has one timeout for start-up and tool calls; written from startupTimeout")
+	}
+	if len(srv.ToolsAllow) > 0 {
+		tools := make([]any, len(srv.ToolsAllow))
+		for i, t := range srv.ToolsAllow {
+			tools[i] = t
+		}
+		m.Set("available_tools", tools)
+	}
+	if len(srv.ToolsDeny) > 0 {
+		w.warn(&srv, "toolsDeny", "Goose has only an allow-list (available_tools); toolsDeny not written")
+	}
+	if !srv.Auth.OAuth.IsZero() {
+		w.warn(&srv, "oauth", "Goose runs OAuth itself; oauth settings not written")
+	}
+	// Keys the model does not know: want's, or the file's when want has none.
+	if x == nil {
+		for _, k := range w.f.order[srv.Name] {
+			if !modelled[k] && k != "name" && k != "description" {
+				m.Set(k, raw[k])
+			}
+		}
+	} else {
+		for _, k := range sortedKeys(x) {
+			if modelled[k] || k == "name" || k == "description" {
+				continue
+			}
+			if v, ok := fromJSON(x[k]); ok {
+				if old, has := raw[k]; has && yamledit.Equal(old, v) {
+					v = old
+				}
+				m.Set(k, v)
+			}
+		}
+	}
+	return m
+}
+
+// render spells a uri or header value in Goose's ${VAR}, warning about what
+// it cannot express.
+func (w *writer) render(srv *canonical.Server, field, s string) string {
+	out, problems := canonical.Parse(s, canonical.DialectCanonical).Render(dialect)
+	for _, p := range problems {
+		w.warn(srv, field, "%s: %s", p.Ref.Text, p.Reason)
+	}
+	return out
+}
+
+// env splits a stdio environment into literal envs and env_keys, which
+// Goose fills from its keyring (or the environment).
+func (w *writer) env(srv canonical.Server) (yamledit.Map, []any) {
+	envs := yamledit.Map{}
+	keys := []any{}
+	seen := map[string]bool{}
+	for _, k := range sortedKeys(srv.Env) {
+		v := srv.Env[k]
+		if disallowed(k) {
+			d := w.warn(&srv, "env."+k, "Goose does not allow %s for an extension; not written", k)
+			d.Detail = "Goose refuses to start an extension that sets " + k
+			continue
+		}
+		tm := canonical.Parse(v, canonical.DialectCanonical)
+		switch {
+		case !tm.HasRefs():
+			envs.Set(k, v)
+		case len(tm) == 1 && tm[0].Kind == canonical.EnvRef:
+			ref := tm[0]
+			if ref.HasDefault {
+				w.warn(&srv, "env."+k, "Goose has no default for a variable; the default %q is dropped", ref.Default)
+			}
+			if ref.Name != k {
+				d := w.warn(&srv, "env."+k, "Goose cannot pass %s under the name %s; written as env_keys %s", ref.Name, k, ref.Name)
+				d.Detail = "the extension sees " + ref.Name + ", not " + k + "; store " + k + " in Goose's keyring instead, or rename the variable"
+			}
+			if !seen[ref.Name] {
+				seen[ref.Name] = true
+				keys = append(keys, ref.Name)
+			}
+		default:
+			envs.Set(k, v)
+			d := w.warn(&srv, "env."+k, "Goose cannot build %s from a reference; written literally", k)
+			d.Detail = "Goose expands nothing in envs: the extension receives the text " + v
+		}
+	}
+	return envs, keys
+}
+
+func wholeSeconds(srv *canonical.Server, w *writer, field string, d time.Duration) int64 {
+	s := int64((d + time.Second - 1) / time.Second)
+	if d%time.Second != 0 {
+		w.warn(srv, field, "Goose counts whole seconds; %v written as %ds", d, s)
+	}
+	return s
+}
+
+// fromJSON turns an Extra value back into a YAML value, keeping the key
+// order of objects; ok is false for an absent value.
+func fromJSON(raw json.RawMessage) (any, bool) {
+	if len(raw) == 0 {
+		return nil, false
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	return readJSON(dec)
+}
+
+func readJSON(dec *json.Decoder) (any, bool) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, false
+	}
+	switch x := tok.(type) {
+	case json.Delim:
+		switch x {
+		case '{':
+			m := yamledit.Map{}
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return nil, false
+				}
+				k, _ := kt.(string)
+				v, ok := readJSON(dec)
+				if !ok {
+					return nil, false
+				}
+				m = append(m, yamledit.Field{Key: k, Value: v})
+			}
+			_, err := dec.Token()
+			return m, err == nil
+		case '[':
+			list := []any{}
+			for dec.More() {
+				v, ok := readJSON(dec)
+				if !ok {
+					return nil, false
+				}
+				list = append(list, v)
+			}
+			_, err := dec.Token()
+			return list, err == nil
+		}
+	case json.Number:
+		if i, err := x.Int64(); err == nil && !strings.ContainsAny(string(x), ".eE") {
+			return i, true
+		}
+		f, err := x.Float64()
+		return f, err == nil
+	case string, bool:
+		return x, true
+	case nil:
+		return nil, true
+	}
+	return nil, false
+}

@@ -1,0 +1,109 @@
+// Package goose reads and writes the MCP servers of Block's Goose: the
+// extensions map of ~/.config/goose/config.yaml.
+//
+// Goose keeps its own extensions (type builtin, platform, frontend,
+// inline_python) in the same map. They are not MCP servers mcpsync can
+// move between clients: they are never read into the canonical model and
+// always left exactly as they are. stdio extensions (cmd, args, envs,
+// env_keys) and streamable_http ones (uri, headers) are.
+//
+// Goose substitutes ${VAR} in uri and headers from the extension's envs and
+// env_keys (values from its keyring); nothing else is expanded. An env value
+// that references a variable is written as env_keys, which Goose fills in.
+//
+// Edits go through formats/internal/yamledit: unchanged extensions keep
+// their bytes, changed ones are edited key by key, and comments stay.
+package goose
+
+import (
+	"strings"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/formats"
+)
+
+// ID is the client id users type.
+const ID = "goose"
+
+const section = "extensions"
+
+// dialect is what Goose expands in uri and headers: ${VAR}, no defaults.
+var dialect = canonical.Dialect{Name: "goose", Env: canonical.EnvDollar}
+
+type adapter struct{}
+
+// Adapter returns the Goose adapter.
+func Adapter() formats.Adapter { return adapter{} }
+
+func (adapter) ID() string          { return ID }
+func (adapter) DisplayName() string { return "Goose" }
+
+func (adapter) Capabilities() formats.Capabilities {
+	return formats.Capabilities{
+		Transports:  []canonical.Transport{canonical.Stdio, canonical.HTTP},
+		Headers:     true,
+		Disabled:    true,
+		ToolFilters: true,
+		Timeouts:    true,
+		Comments:    true,
+		Dialect:     dialect.Name,
+	}
+}
+
+// Locations returns the one file Goose reads: $XDG_CONFIG_HOME/goose/
+// config.yaml (else ~/.config/goose/config.yaml), on Windows
+// %APPDATA%\Block\goose\config\config.yaml.
+func (adapter) Locations(env formats.Env) []formats.Location {
+	var path string
+	switch {
+	case env.OS == "windows":
+		appData := env.Get("APPDATA")
+		if appData == "" && env.Home != "" {
+			appData = joinPath(env.OS, env.Home, "AppData", "Roaming")
+		}
+		if appData == "" {
+			return nil
+		}
+		path = joinPath(env.OS, appData, "Block", "goose", "config", "config.yaml")
+	case env.Get("XDG_CONFIG_HOME") != "":
+		path = joinPath(env.OS, env.Get("XDG_CONFIG_HOME"), "goose", "config.yaml")
+	case env.Home != "":
+		path = joinPath(env.OS, env.Home, ".config", "goose", "config.yaml")
+	default:
+		return nil
+	}
+	return []formats.Location{{Client: ID, Scope: canonical.ScopeUser, Path: path, Format: formats.YAML}}
+}
+
+func joinPath(goos string, elem ...string) string {
+	sep := "/"
+	if goos == "windows" {
+		sep = `\`
+	}
+	out := strings.TrimRight(elem[0], `/\`)
+	for _, e := range elem[1:] {
+		out += sep + strings.Trim(e, `/\`)
+	}
+	return out
+}
+
+// disallowedEnv are the variables Goose refuses to set for an extension
+// (Envs::DISALLOWED_KEYS in crates/goose/src/agents/extension.rs); an
+// extension that sets one fails to load. Compared without case.
+var disallowedEnv = []string{
+	"PATH", "PATHEXT", "SystemRoot", "windir",
+	"LD_LIBRARY_PATH", "LD_PRELOAD", "LD_AUDIT", "LD_DEBUG", "LD_BIND_NOW", "LD_ASSUME_KERNEL",
+	"DYLD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "DYLD_FRAMEWORK_PATH",
+	"PYTHONPATH", "PYTHONHOME", "NODE_OPTIONS", "RUBYOPT", "GEM_PATH", "GEM_HOME", "CLASSPATH",
+	"GO111MODULE", "GOROOT",
+	"APPINIT_DLLS", "SESSIONNAME", "ComSpec", "TEMP", "TMP", "LOCALAPPDATA", "USERPROFILE", "HOMEDRIVE", "HOMEPATH",
+}
+
+func disallowed(k string) bool {
+	for _, d := range disallowedEnv {
+		if strings.EqualFold(d, k) {
+			return true
+		}
+	}
+	return false
+}
