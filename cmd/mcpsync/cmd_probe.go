@@ -1,7 +1,454 @@
 package main
 
-import "github.com/urfave/cli/v3"
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/paste"
+	"github.com/mcpsync/mcpsync/probe"
+	"github.com/urfave/cli/v3"
+)
+
+const probeDescription = `Starts each server the way a client does (initialize, then tools/list) and
+reports, per server, whether it works: ready, degraded (a required tool is
+missing), failed (with a stable category, a message and a hint) or skipped
+(disabled, or its transport excluded with --transport). Servers come from the
+store (--scope, or --store FILE), from a client's files (--from CLIENT), or
+from any pasted snippet (--file F, - for stdin). Name servers to probe only
+those.
+
+References (${VAR}) are expanded from your environment for the probe only;
+a variable that is not set fails that server (missing_env) without starting
+it. stdio servers run in the project root, or in their cwd inside it; each
+runs in its own process group, killed when the probe ends. No value of an env
+variable, a header or a token is ever printed.
+
+Servers are probed --parallel at a time, each within --timeout (a server's
+own startup_timeout wins). Remote servers are retried --retries times after
+a transient failure.
+
+Exit codes: 0 when the run completed, whatever the servers' states; with
+--strict, 1 when any enabled server is not ready; 2 for a usage error.
+
+Examples:
+  mcpsync probe
+  mcpsync probe github linear --timeout 2m
+  mcpsync probe --from cursor --scope project
+  mcpsync probe --strict --require-tools github=create_issue,search_code
+  mcpsync --json probe | jq '.servers[] | select(.state != "ready")'
+  pbpaste | mcpsync probe --file -`
 
 func (a *App) probeCommand() *cli.Command {
-	return notYet("probe", "start each server and list its tools")
+	return &cli.Command{
+		Name:        "probe",
+		Usage:       "start each server and list its tools",
+		UsageText:   "mcpsync probe [NAME...] [--from CLIENT | --file F] [--strict] [--require-tools NAME=tool1,tool2] [--timeout D] [--parallel N]",
+		Description: probeDescription,
+		// --require-tools values hold commas of their own.
+		DisableSliceFlagSeparator: true,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "from", Usage: "probe the servers in `CLIENT`'s files (see 'mcpsync clients') instead of the store"},
+			&cli.StringFlag{Name: "file", Usage: "probe the servers in `FILE` (- for stdin): with --from in that client's shape, else any pasted snippet", TakesFile: true},
+			scopeFlag("which store (`user` or project), or with --from which of the client's files (user, project or local)"),
+			&cli.DurationFlag{Name: "timeout", Value: probe.DefaultTimeout, Usage: "give each server `D` to start and list its tools (its own startup_timeout wins)"},
+			&cli.IntFlag{Name: "parallel", Value: probe.DefaultParallel, Usage: "probe `N` servers at a time"},
+			&cli.IntFlag{Name: "retries", Value: 2, Usage: "retry a remote server `N` times after a transient failure (connection refused, 5xx), with backoff"},
+			&cli.BoolFlag{Name: "strict", Usage: "exit 1 when any enabled server is not ready"},
+			&cli.StringSliceFlag{Name: "require-tools", Usage: "`NAME=tool1,tool2`: server NAME must offer these tools, else it is degraded (repeatable)"},
+			&cli.StringSliceFlag{Name: "transport", Usage: "probe only servers of `T` (stdio, http, sse; repeatable or comma-separated); others are skipped"},
+		},
+		ShellComplete: a.completeServerNames,
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			opts, err := a.probeOptions(cmd)
+			if err != nil {
+				return err
+			}
+			return a.runProbe(ctx, cmd, opts)
+		},
+	}
+}
+
+// probeRun is what the probe command was asked to do.
+type probeRun struct {
+	names      []string
+	from, file string
+	scope      canonical.Scope
+	strict     bool
+	require    map[string][]string
+	opts       probe.Options
+}
+
+func (a *App) probeOptions(cmd *cli.Command) (probeRun, error) {
+	r := probeRun{names: cmd.Args().Slice(), from: cmd.String("from"), file: cmd.String("file"), strict: cmd.Bool("strict")}
+	var err error
+	if r.scope, err = parseScope(cmd); err != nil {
+		return r, err
+	}
+	if r.from == "" && r.scope == canonical.ScopeLocal {
+		return r, usagef("--scope local names Claude Code's per-project section; use it with --from claude-code")
+	}
+	if r.from != "" && a.StorePath != "" {
+		return r, usagef("--from reads a client's files and --store a store file; choose one")
+	}
+	if cmd.Duration("timeout") <= 0 {
+		return r, usagef("--timeout must be positive, for example 30s or 2m")
+	}
+	if cmd.Int("parallel") < 1 {
+		return r, usagef("--parallel must be at least 1")
+	}
+	if cmd.Int("retries") < 0 {
+		return r, usagef("--retries must be 0 or more")
+	}
+	r.require = map[string][]string{}
+	for _, spec := range cmd.StringSlice("require-tools") {
+		name, tools, err := probe.ParseRequirement(spec)
+		if err != nil {
+			return r, usageError{err}
+		}
+		r.require[name] = append(r.require[name], tools...)
+	}
+	var transports []canonical.Transport
+	for _, t := range clientList(cmd.StringSlice("transport")) {
+		tr := canonical.Transport(t)
+		if !tr.Valid() {
+			return r, usagef("--transport %q: use stdio, http or sse", t)
+		}
+		transports = append(transports, tr)
+	}
+	project := a.projectRoot()
+	if !filepath.IsAbs(project) {
+		project = filepath.Join(a.Cwd, project)
+	}
+	r.opts = probe.Options{
+		Timeout:       cmd.Duration("timeout"),
+		Parallel:      int(cmd.Int("parallel")),
+		Retries:       int(cmd.Int("retries")),
+		RequireTools:  r.require,
+		ProjectDir:    project,
+		Getenv:        a.LookupEnv,
+		Home:          a.Dirs.Home,
+		Transports:    transports,
+		ClientVersion: version,
+	}
+	return r, nil
+}
+
+// probeServers reads the servers the run is about: from a pasted file, a
+// client's files, or the store.
+func (a *App) probeServers(r probeRun) ([]canonical.Server, string, error) {
+	switch {
+	case r.from != "":
+		ad, err := a.registry().Lookup(r.from)
+		if err != nil {
+			return nil, "", usageError{err}
+		}
+		file := r.file
+		if file == "-" {
+			return nil, "", usagef("--from %s reads files; pipe a snippet without --from: --file -", ad.ID())
+		}
+		set, err := a.readClientServers(ad, r.scope, file)
+		return set.Servers, ad.ID(), err
+	case r.file != "":
+		data, name, err := a.readInput(r.file)
+		if err != nil {
+			return nil, "", err
+		}
+		set, ds := paste.Parse(data, paste.Options{File: name})
+		a.printDiagnostics(ds)
+		if ds.HasErrors() {
+			return nil, "", reportedError{ds.Err()}
+		}
+		return set.Servers, name, nil
+	}
+	st, err := a.openStore(storeScope(r.scope))
+	if err != nil {
+		return nil, "", err
+	}
+	return st.Servers.Servers, a.storeDisplay(st.Path), nil
+}
+
+func (a *App) runProbe(ctx context.Context, cmd *cli.Command, r probeRun) error {
+	all, source, err := a.probeServers(r)
+	if err != nil {
+		return err
+	}
+	servers, err := pickServers(all, r.names, source)
+	if err != nil {
+		return err
+	}
+	for name := range r.require {
+		if !slices.ContainsFunc(all, func(s canonical.Server) bool { return s.Name == name }) {
+			return usagef("--require-tools %s: %s has no server named %q%s", name, source, name, didYouMean(name, serverNames(all)))
+		}
+	}
+	if len(servers) == 0 {
+		if a.JSON {
+			return a.printJSON(probe.Run(ctx, nil, r.opts))
+		}
+		fmt.Fprintf(a.Stderr, "no servers to probe in %s\n", source)
+		return nil
+	}
+
+	stop := a.probeProgress(len(servers), &r.opts)
+	rep := probe.Run(ctx, servers, r.opts)
+	stop()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if a.JSON {
+		if err := a.printJSON(rep); err != nil {
+			return err
+		}
+	} else {
+		a.printProbeReport(rep, servers)
+	}
+	if r.strict && !rep.AllReady() {
+		bad := rep.Summary.Failed + rep.Summary.Degraded
+		return exitCodeError{code: exitError, msg: fmt.Sprintf("strict: %d of %d server%s not ready", bad, rep.Summary.Total-rep.Summary.Skipped, pluralS(rep.Summary.Total-rep.Summary.Skipped))}
+	}
+	return nil
+}
+
+// pickServers keeps the named servers, in the order named; no names means all.
+func pickServers(all []canonical.Server, names []string, source string) ([]canonical.Server, error) {
+	if len(names) == 0 {
+		return all, nil
+	}
+	var out []canonical.Server
+	for _, n := range names {
+		i := slices.IndexFunc(all, func(s canonical.Server) bool { return s.Name == n })
+		if i < 0 {
+			return nil, fmt.Errorf("%s has no server named %q%s", source, n, didYouMean(n, serverNames(all)))
+		}
+		if !slices.ContainsFunc(out, func(s canonical.Server) bool { return s.Name == n }) {
+			out = append(out, all[i])
+		}
+	}
+	return out, nil
+}
+
+func serverNames(servers []canonical.Server) []string {
+	out := make([]string, len(servers))
+	for i, s := range servers {
+		out[i] = s.Name
+	}
+	return out
+}
+
+// didYouMean suggests the closest name, or lists them when there are few.
+func didYouMean(name string, names []string) string {
+	best, bestDist := "", 3
+	for _, n := range names {
+		if d := editDistance(strings.ToLower(name), strings.ToLower(n)); d < bestDist {
+			best, bestDist = n, d
+		}
+	}
+	switch {
+	case best != "":
+		return fmt.Sprintf("; did you mean %q?", best)
+	case len(names) == 0:
+		return " (it has no servers)"
+	case len(names) <= 8:
+		return " (it has " + strings.Join(names, ", ") + ")"
+	}
+	return ""
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+func pluralS(n int) string {
+	if n == 1 {
+		return " is"
+	}
+	return "s are"
+}
+
+// probeProgress shows a live line on stderr while probes run, only when
+// stderr is a terminal. It returns the function that clears it.
+func (a *App) probeProgress(total int, opts *probe.Options) (stop func()) {
+	if !a.stderrTTY {
+		return func() {}
+	}
+	var mu sync.Mutex
+	done, last := 0, ""
+	start := time.Now()
+	draw := func() {
+		line := fmt.Sprintf("probing %d server%s… %d done, %.1fs", total, plural(total), done, time.Since(start).Seconds())
+		if last != "" {
+			line += " (last: " + last + ")"
+		}
+		fmt.Fprint(a.Stderr, "\r\x1b[K"+a.paint(true, styleDim, line))
+	}
+	opts.Progress = func(d, _ int, r probe.Result) {
+		mu.Lock()
+		defer mu.Unlock()
+		done, last = d, r.Server+" "+string(r.State)
+		draw()
+	}
+	ticker := time.NewTicker(200 * time.Millisecond)
+	quit := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		for {
+			select {
+			case <-ticker.C:
+				mu.Lock()
+				draw()
+				mu.Unlock()
+			case <-quit:
+				return
+			}
+		}
+	}()
+	return func() {
+		ticker.Stop()
+		close(quit)
+		<-finished
+		fmt.Fprint(a.Stderr, "\r\x1b[K")
+	}
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// stateLook is how a state is shown: a symbol and a colour.
+var stateLook = map[probe.State]struct{ symbol, style string }{
+	probe.Ready:    {"✓", styleGreen},
+	probe.Degraded: {"!", styleYellow},
+	probe.Failed:   {"✗", styleRed},
+	probe.Skipped:  {"-", styleDim},
+}
+
+// printProbeReport prints the table, then what went wrong with each server
+// that is not ready, then a summary line.
+func (a *App) printProbeReport(rep probe.Report, servers []canonical.Server) {
+	tw := a.newTable()
+	fmt.Fprintln(tw, a.paint(false, styleBold, "  SERVER\tSTATE\tTRANSPORT\tTOOLS\tLATENCY\tDETAIL"))
+	for _, r := range rep.Results {
+		look := stateLook[r.State]
+		tools, latency := "-", "-"
+		if r.State == probe.Ready || r.State == probe.Degraded {
+			tools = fmt.Sprint(len(r.Tools))
+		}
+		if len(r.Attempts) > 0 {
+			latency = formatLatency(r.Latency)
+		}
+		fmt.Fprintf(tw, "%s %s\t%s\t%s\t%s\t%s\t%s\n", a.paint(false, look.style, look.symbol), r.Server,
+			a.paint(false, look.style, string(r.State)), r.Transport, tools, latency, probeDetail(r))
+	}
+	tw.Flush()
+
+	for _, r := range rep.Results {
+		if r.State != probe.Failed && r.State != probe.Degraded {
+			continue
+		}
+		w := a.Stdout
+		fmt.Fprintln(w)
+		head := r.Server
+		if i := slices.IndexFunc(servers, func(s canonical.Server) bool { return s.Name == r.Server }); i >= 0 && servers[i].Origin.File != "" {
+			pos := servers[i].Origin
+			pos.File = a.displayPath(pos.File)
+			head += " (" + pos.String() + ")"
+		}
+		fmt.Fprintf(w, "%s: %s\n", a.paint(false, styleBold, head), a.paint(false, stateLook[r.State].style, string(r.Category)))
+		if r.Target != "" {
+			fmt.Fprintf(w, "  %s: %s\n", targetLabel(r.Transport), r.Target)
+		}
+		if r.Message != "" {
+			fmt.Fprintf(w, "  %s\n", r.Message)
+		}
+		if len(r.Attempts) > 1 {
+			fmt.Fprintf(w, "  tried %d times\n", len(r.Attempts))
+		}
+		for _, l := range r.StderrTail {
+			fmt.Fprintf(w, "  %s %s\n", a.paint(false, styleDim, "stderr |"), l)
+		}
+		if r.Hint != "" {
+			fmt.Fprintf(w, "  hint: %s\n", r.Hint)
+		}
+	}
+
+	s := rep.Summary
+	fmt.Fprintf(a.Stdout, "\n%d server%s: %d ready, %d degraded, %d failed, %d skipped (%s)\n",
+		s.Total, plural(s.Total), s.Ready, s.Degraded, s.Failed, s.Skipped, formatLatency(rep.Elapsed))
+}
+
+func targetLabel(t canonical.Transport) string {
+	if t.IsRemote() {
+		return "url"
+	}
+	return "command"
+}
+
+// probeDetail is the table's last column: the tools of a ready server, or
+// the category of a problem.
+func probeDetail(r probe.Result) string {
+	switch r.State {
+	case probe.Ready:
+		return clip(strings.Join(r.Tools, ", "), 60)
+	case probe.Degraded:
+		return "missing " + strings.Join(r.MissingTools, ", ")
+	case probe.Skipped:
+		return strings.ReplaceAll(string(r.Category), "_", " ")
+	}
+	d := string(r.Category)
+	switch {
+	case r.ExitCode != nil:
+		d += fmt.Sprintf(" (exit code %d)", *r.ExitCode)
+	case r.HTTPStatus != 0:
+		d += fmt.Sprintf(" (HTTP %d)", r.HTTPStatus)
+	case len(r.MissingEnv) > 0:
+		d += " (" + strings.Join(r.MissingEnv, ", ") + ")"
+	}
+	return d
+}
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// formatLatency rounds for people: 840ms, 1.2s, 2m3s.
+func formatLatency(d time.Duration) string {
+	switch {
+	case d < time.Millisecond:
+		return d.Round(time.Microsecond).String()
+	case d < time.Second:
+		return d.Round(time.Millisecond).String()
+	case d < time.Minute:
+		return d.Round(100 * time.Millisecond).String()
+	}
+	return d.Round(time.Second).String()
 }
