@@ -443,3 +443,31 @@ func FuzzMaskSecrets(f *testing.F) {
 		}
 	})
 }
+
+// wrapperAdapter is lineAdapter, but a new file starts with a wrapper line
+// that stays when the last server goes (like {"mcpServers": {}}).
+type wrapperAdapter struct{ lineAdapter }
+
+func (a wrapperAdapter) Encode(loc formats.Location, data []byte, want canonical.Set, opts formats.EncodeOptions) ([]byte, canonical.Diagnostics) {
+	if data == nil && want.Len() > 0 {
+		data = []byte("# wrapper\n")
+	}
+	return a.lineAdapter.Encode(loc, data, want, opts)
+}
+
+func TestPruneRemovesCreatedFileWithWrapperLeft(t *testing.T) {
+	sb := newSandbox(t)
+	a := wrapperAdapter{lineAdapter{id: "w"}}
+	tgt := Target{Adapter: a, Location: formats.Location{Client: "w", Scope: canonical.ScopeUser, Path: filepath.Join(sb.home, ".w")}}
+	sb.apply(sb.plan([]Target{tgt}, []canonical.Server{stdio("gh", "npx")}, nil))
+	p := sb.plan([]Target{tgt}, nil, func(o *ExportOptions) { o.Prune = true })
+	if p.Files[0].Kind != Delete {
+		t.Fatalf("a created file left with only its wrapper is %s", p.Files[0].Kind)
+	}
+	// If the user added to it meanwhile, it stays.
+	sb.write(".w", sb.read(".w")+"# the user's note\n")
+	p = sb.plan([]Target{tgt}, nil, func(o *ExportOptions) { o.Prune = true })
+	if p.Files[0].Kind != Modify {
+		t.Fatalf("a created file the user added to is %s", p.Files[0].Kind)
+	}
+}

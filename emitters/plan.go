@@ -326,10 +326,14 @@ func planFileExport(fc *FileChange, group []Target, opts ExportOptions, exported
 	case !bytes.Equal(fc.Before, cur):
 		fc.Kind = Modify
 	}
-	// A file mcpsync created that now holds only what mcpsync writes for
-	// an empty file goes away: connect then disconnect leaves no residue.
+	// A file mcpsync created goes away once it holds no server and nothing
+	// but mcpsync's own bytes (nobody changed it since mcpsync last wrote
+	// it, or it is exactly what mcpsync writes for an empty file): connect
+	// then disconnect leaves no residue. A file the user or the client
+	// added something to stays.
 	if opts.Prune && fc.Before != nil && removedAllOrNone(fc.Targets) {
-		if f := opts.State.File(fc.Path); f != nil && f.Created && isEmptyShape(group, cur, opts.Encode) {
+		f := opts.State.File(fc.Path)
+		if f != nil && f.Created && (f.SHA256 == fc.BeforeHash || isEmptyShape(group, cur, opts.Encode)) {
 			fc.Kind, fc.After = Delete, nil
 		}
 	}
