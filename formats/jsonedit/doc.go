@@ -65,6 +65,9 @@ type Doc struct {
 	style Style
 	colon string // ": " or ":", as the text separates names and values
 	edits []splice
+	// stale: edits were applied to src and the tree is parsed again only
+	// when something needs it (Bytes alone does not).
+	stale bool
 }
 
 // Parse parses data as JSONC. Empty data, or data holding only whitespace
@@ -79,7 +82,7 @@ func Parse(data []byte) (*Doc, error) {
 }
 
 func (d *Doc) reset(data []byte) error {
-	d.src, d.off, d.lines, d.edits, d.empty = data, 0, nil, nil, false
+	d.src, d.off, d.lines, d.edits, d.empty, d.stale = data, 0, nil, nil, false, false
 	if bytes.HasPrefix(data, bom) {
 		d.off = len(bom)
 	}
@@ -157,11 +160,28 @@ func (d *Doc) SetNewFileStyle(indent string, finalNewline bool) {
 }
 
 // IsEmpty reports whether the text holds no value.
-func (d *Doc) IsEmpty() bool { return d.empty }
+func (d *Doc) IsEmpty() bool {
+	d.ensure()
+	return d.empty
+}
+
+// ensure parses the text again after edits were applied.
+func (d *Doc) ensure() error {
+	if !d.stale {
+		return nil
+	}
+	style, colon := d.style, d.colon
+	if err := d.reset(d.src); err != nil {
+		return fmt.Errorf("jsonedit: an edit produced invalid JSON (%v); this is a bug", err)
+	}
+	// Keep the layout read from the original text (or chosen for a new one).
+	d.style, d.colon = style, colon
+	return nil
+}
 
 // Root returns the top-level value; it is not Valid in an empty document.
 func (d *Doc) Root() Node {
-	if d.empty {
+	if d.ensure() != nil || d.empty {
 		return Node{}
 	}
 	return Node{d: d, v: &d.root}
@@ -198,48 +218,43 @@ func (d *Doc) Pos(offset int) (line, col int) {
 
 // Extension reports the first comment and the first trailing comma in the
 // text, as byte offsets (-1 when there is none), so that a caller can
-// refuse them in a strict-JSON file.
+// refuse them in a strict-JSON file. It scans the bytes of the (valid) text
+// without walking the tree.
 func (d *Doc) Extension() (comment, trailingComma int) {
+	d.ensure()
 	comment, trailingComma = -1, -1
-	if d.empty {
-		if i := commentIndex(d.src[d.off:]); i >= 0 {
-			comment = d.off + i
-		}
-		return comment, trailingComma
-	}
-	first := func(cur *int, at int) {
-		if *cur < 0 || at < *cur {
-			*cur = at
-		}
-	}
-	see := func(e hujson.Extra, at int) {
-		if i := commentIndex(e); i >= 0 {
-			first(&comment, d.off+at+i)
-		}
-	}
-	for v := range d.root.All() {
-		see(v.BeforeExtra, v.StartOffset-len(v.BeforeExtra))
-		see(v.AfterExtra, v.EndOffset)
-		switch c := v.Value.(type) {
-		case *hujson.Object:
-			for i := range c.Members {
-				nm := &c.Members[i].Name
-				see(nm.BeforeExtra, nm.StartOffset-len(nm.BeforeExtra))
-				see(nm.AfterExtra, nm.EndOffset)
-			}
-			if n := len(c.Members); n > 0 {
-				if last := &c.Members[n-1].Value; last.AfterExtra != nil {
-					first(&trailingComma, d.off+last.EndOffset+len(last.AfterExtra))
+	b := d.src
+	pendingComma := -1 // a comma not yet followed by a value
+	for i := d.off; i < len(b) && (comment < 0 || trailingComma < 0); i++ {
+		switch b[i] {
+		case '"':
+			for i++; i < len(b) && b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
 				}
 			}
-			see(c.AfterExtra, v.EndOffset-1-len(c.AfterExtra))
-		case *hujson.Array:
-			if n := len(c.Elements); n > 0 {
-				if last := &c.Elements[n-1]; last.AfterExtra != nil {
-					first(&trailingComma, d.off+last.EndOffset+len(last.AfterExtra))
-				}
+			pendingComma = -1
+		case '/':
+			if comment < 0 {
+				comment = i
 			}
-			see(c.AfterExtra, v.EndOffset-1-len(c.AfterExtra))
+			if i+1 < len(b) && b[i+1] == '/' {
+				for i < len(b) && b[i] != '\n' {
+					i++
+				}
+			} else if j := bytes.Index(b[i+2:], []byte("*/")); j >= 0 {
+				i += j + 3
+			}
+		case ',':
+			pendingComma = i
+		case '}', ']':
+			if pendingComma >= 0 && trailingComma < 0 {
+				trailingComma = pendingComma
+			}
+			pendingComma = -1
+		case ' ', '\t', '\r', '\n':
+		default:
+			pendingComma = -1
 		}
 	}
 	return comment, trailingComma

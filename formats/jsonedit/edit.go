@@ -31,12 +31,18 @@ func (s splice) conflicts(o splice) bool {
 // parsed again, so every edit is computed on text that holds the ones
 // before it.
 func (d *Doc) edit(compute func() ([]splice, error)) error {
+	if err := d.ensure(); err != nil {
+		return err
+	}
 	ss, err := compute()
 	if err != nil {
 		return err
 	}
 	if d.clashes(ss) {
 		if err := d.flush(); err != nil {
+			return err
+		}
+		if err := d.ensure(); err != nil {
 			return err
 		}
 		if ss, err = compute(); err != nil {
@@ -63,13 +69,8 @@ func (d *Doc) flush() error {
 	if len(d.edits) == 0 {
 		return nil
 	}
-	out := apply(d.src, d.edits)
-	style, colon := d.style, d.colon
-	if err := d.reset(out); err != nil {
-		return fmt.Errorf("jsonedit: an edit produced invalid JSON (%v); this is a bug", err)
-	}
-	// Keep the layout read from the original text (or chosen for a new one).
-	d.style, d.colon = style, colon
+	d.src = apply(d.src, d.edits)
+	d.edits, d.lines, d.stale = nil, nil, true
 	return nil
 }
 

@@ -1,8 +1,10 @@
 package jsonedit
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/tailscale/hujson"
 )
@@ -99,7 +101,22 @@ func (n Node) Text() (string, bool) {
 	if n.Kind() != KindString {
 		return "", false
 	}
-	return n.v.Value.(hujson.Literal).String(), true
+	return unquote(n.v.Value.(hujson.Literal)), true
+}
+
+// unquote returns the value of a string literal, without encoding/json for
+// the common case of a string with no escapes.
+func unquote(lit hujson.Literal) string {
+	raw := lit[1 : len(lit)-1]
+	for _, c := range raw {
+		if c == '\\' || c >= 0x80 {
+			if utf8.Valid(raw) && bytes.IndexByte(raw, '\\') < 0 {
+				return string(raw)
+			}
+			return lit.String()
+		}
+	}
+	return string(raw)
 }
 
 // Bool returns the value of a boolean.
@@ -145,7 +162,7 @@ func (n Node) Members() []Member {
 	for i := range o.Members {
 		m := &o.Members[i]
 		out[i] = Member{
-			Name:  m.Name.Value.(hujson.Literal).String(),
+			Name:  unquote(m.Name.Value.(hujson.Literal)),
 			Key:   Node{d: n.d, v: &m.Name},
 			Value: Node{d: n.d, v: &m.Value},
 		}

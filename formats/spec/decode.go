@@ -256,25 +256,27 @@ func (a *Adapter) decodeServer(c *Context, t target, name string, key, n jsonedi
 		return srv, false, r.diags
 	}
 	f := a.spec.Fields
-	known := map[fieldKind]jsonedit.Node{}
+	var known [fOAuth + 1]jsonedit.Node // by kind; not Valid when absent
 	var urlKey string
-	seen := map[string]bool{}
-	for _, m := range n.Members() {
-		if seen[m.Name] {
-			r.warnf(m.Key, m.Name, a.spec.DisplayName+" uses the last one; remove the other", "key %q is repeated", m.Name)
+	members := n.Members()
+	for i, m := range members {
+		for _, prev := range members[:i] {
+			if prev.Name == m.Name {
+				r.warnf(m.Key, m.Name, a.spec.DisplayName+" uses the last one; remove the other", "key %q is repeated", m.Name)
+				break
+			}
 		}
-		seen[m.Name] = true
 		kind := a.keys[m.Name]
 		if kind == fUnknown || (kind == fOAuth && m.Value.Kind() != jsonedit.KindObject) {
 			srv.SetExtra(a.spec.ID, m.Name, m.Value.JSON())
 			continue
 		}
 		if kind == fURL {
-			if prev, ok := known[fURL]; ok && prev.Valid() && a.urlTransport[urlKey] != "" && a.urlTransport[m.Name] == "" {
+			if prev := known[fURL]; prev.Valid() && a.urlTransport[urlKey] != "" && a.urlTransport[m.Name] == "" {
 				// a dedicated key (httpUrl) wins over the plain url
 				srv.SetExtra(a.spec.ID, m.Name, m.Value.JSON())
 				continue
-			} else if ok {
+			} else if prev.Valid() {
 				srv.SetExtra(a.spec.ID, urlKey, prev.JSON())
 			}
 			urlKey = m.Name
@@ -284,7 +286,8 @@ func (a *Adapter) decodeServer(c *Context, t target, name string, key, n jsonedi
 
 	// The transport: a dedicated url key, else the type, else what a bare
 	// url or a command means to this client.
-	typeNode, hasType := known[fType]
+	typeNode := known[fType]
+	hasType := typeNode.Valid()
 	switch {
 	case urlKey != "" && a.urlTransport[urlKey] != "":
 		srv.Transport = a.urlTransport[urlKey]
@@ -303,7 +306,7 @@ func (a *Adapter) decodeServer(c *Context, t target, name string, key, n jsonedi
 			break
 		}
 		srv.Transport = tr
-	case onlyToggle(known, len(seen)):
+	case len(members) == 1 && (known[fEnabled].Valid() || known[fDisabled].Valid()):
 		r.skipf(n, "", "it may switch off a server defined in another file; the entry is left as it is",
 			"it only says whether the server is enabled")
 	case a.spec.TypeRequired:
@@ -330,8 +333,8 @@ func (a *Adapter) decodeServer(c *Context, t target, name string, key, n jsonedi
 	// Keys that belong to the other kind of transport are kept verbatim:
 	// the client ignores them, and writing back must not lose them.
 	for kind := fType; kind <= fOAuth; kind++ {
-		v, ok := known[kind]
-		if !ok {
+		v := known[kind]
+		if !v.Valid() {
 			continue
 		}
 		stdioOnly := kind == fCommand || kind == fArgs || kind == fEnv || kind == fCwd
@@ -339,13 +342,13 @@ func (a *Adapter) decodeServer(c *Context, t target, name string, key, n jsonedi
 		if (srv.Transport == canonical.Stdio && remoteOnly) || (srv.Transport.IsRemote() && stdioOnly) {
 			k := a.keyOf(kind, urlKey)
 			srv.SetExtra(a.spec.ID, k, v.JSON())
-			delete(known, kind)
+			known[kind] = jsonedit.Node{}
 		}
 	}
 
 	for kind := fType; kind <= fOAuth; kind++ {
-		v, ok := known[kind]
-		if !ok {
+		v := known[kind]
+		if !v.Valid() {
 			continue
 		}
 		switch kind {
@@ -405,7 +408,7 @@ func (a *Adapter) decodeServer(c *Context, t target, name string, key, n jsonedi
 				srv.Transport, srv.URL, srv.Headers = remote.Transport, remote.URL, remote.Headers
 				srv.Command, srv.Args = "", nil
 				srv.Env = nil
-				if v, ok := known[fEnv]; ok {
+				if v := known[fEnv]; v.Valid() {
 					srv.SetExtra(a.spec.ID, f.Env, v.JSON())
 				}
 			}
@@ -414,14 +417,6 @@ func (a *Adapter) decodeServer(c *Context, t target, name string, key, n jsonedi
 	r.diags = append(r.diags, a.hooks.DecodeEntry(c, n, &srv)...)
 	srv.Normalize()
 	return srv, !r.skip, r.diags
-}
-
-// onlyToggle reports whether an entry holds nothing but its enabled or
-// disabled flag (OpenCode's way to switch off an inherited server).
-func onlyToggle(known map[fieldKind]jsonedit.Node, keys int) bool {
-	_, on := known[fEnabled]
-	_, off := known[fDisabled]
-	return keys == 1 && (on || off)
 }
 
 // keyOf returns the client's key for a field kind.
