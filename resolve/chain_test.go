@@ -534,3 +534,35 @@ func TestNothingFound(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkResolveREADME resolves a repository whose README holds the
+// snippet, through the local fake (registry misses, tree listing, raw
+// reads): the resolver's own cost per resolution, network excluded.
+func BenchmarkResolveREADME(b *testing.B) {
+	benchResolve(b, "")
+}
+
+// BenchmarkResolveCached is the same with a warm disk cache: what a
+// second `mcpsync add` of the same repository costs.
+func BenchmarkResolveCached(b *testing.B) {
+	benchResolve(b, b.TempDir())
+}
+
+func benchResolve(b *testing.B, cacheDir string) {
+	fake := resolvetest.New()
+	defer fake.Close()
+	readme, err := os.ReadFile(corpusDir + "/readme/brave__brave-search-mcp-server.README.md")
+	if err != nil {
+		b.Skip("resolver corpus not available")
+	}
+	fake.AddRepo(resolvetest.Repo{Owner: "brave", Name: "brave-search-mcp-server", Files: map[string][]byte{"README.md": readme}})
+	opts := resolve.Options{GitHubAPI: fake.APIURL, GitHubRaw: fake.RawURL, Registry: fake.RegistryURL, CacheDir: cacheDir}
+	in, _ := resolve.ParseInput("brave/brave-search-mcp-server")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := resolve.Resolve(context.Background(), in, opts); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(fake.Requests()))/float64(b.N), "requests/op")
+}

@@ -30,7 +30,8 @@ func resolveFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "remote", Usage: "prefer the server's hosted endpoint to a package run locally"},
 		&cli.StringFlag{Name: "pick", Usage: "choose among several servers (a monorepo) or ways to run one: a `NAME`, folder or runner (npx, docker, remote, …)"},
 		&cli.StringSliceFlag{Name: "input", Aliases: []string{"i"}, Usage: "a value the server needs, `NAME=VALUE` (repeatable); secrets are used for the probe only, never stored"},
-		&cli.DurationFlag{Name: "probe-timeout", Usage: "how long the probe waits for the server to start (default 2m for npx, uvx, docker, dnx and go; 30s otherwise)"},
+		&cli.DurationFlag{Name: "probe-timeout", HideDefault: true,
+			Usage: "how long the probe waits for the server to start, a `DURATION` (default 2m for npx, uvx, docker, dnx and go; 30s otherwise)"},
 		&cli.BoolFlag{Name: "refresh", Usage: "ignore cached GitHub and registry answers"},
 		&cli.StringFlag{Name: "github-api", Usage: "GitHub REST API base `URL`", Value: resolve.DefaultGitHubAPI, Sources: cli.EnvVars(resolve.EnvGitHubAPI)},
 		&cli.StringFlag{Name: "github-raw", Usage: "GitHub raw content base `URL`", Value: resolve.DefaultGitHubRaw, Sources: cli.EnvVars(resolve.EnvGitHubRaw)},
@@ -56,9 +57,10 @@ resolver plugins (resolver "NAME" { command = [...] } in the store). The
 first step that finds a server wins; --explain shows what each one saw.
 
 The result is started and must answer initialize and tools/list before it is
-stored (--no-probe skips that). Secrets stay ${NAME} references: values the
-server needs are read from your environment, --input NAME=VALUE, or asked for
-on a terminal; a secret's value is used for the probe only.
+stored (--no-probe skips that; --dry-run resolves and probes, then prints the
+change to the store and writes nothing). Secrets stay ${NAME} references:
+values the server needs are read from your environment, --input NAME=VALUE,
+or asked for on a terminal; a secret's value is used for the probe only.
 
 GITHUB_TOKEN (or GH_TOKEN) raises GitHub's rate limit and reaches private
 repositories; answers are cached for an hour under $XDG_CACHE_HOME/mcpsync.
