@@ -1,7 +1,146 @@
 package main
 
-import "github.com/urfave/cli/v3"
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/formats"
+	"github.com/urfave/cli/v3"
+)
+
+const clientsDescription = `Lists every client mcpsync knows (built in, or a plugin from
+$XDG_CONFIG_HOME/mcpsync/clients.d), and for each the files it reads per
+scope: whether the file exists, how many servers it holds, and notes such as
+"read-only" for files mcpsync reads but never writes.
+
+--spec ID prints a built-in client's spec, a starting point for a plugin.
+
+Examples:
+  mcpsync clients
+  mcpsync clients --os windows      # where the files are on Windows
+  mcpsync --json clients
+  mcpsync clients --spec cursor > ~/.config/mcpsync/clients.d/my-editor.hcl`
+
+type clientJSON struct {
+	ID           string               `json:"id"`
+	Name         string               `json:"name"`
+	Origin       formats.Origin       `json:"origin"`
+	Capabilities formats.Capabilities `json:"capabilities"`
+	Locations    []locationJSON       `json:"locations"`
+}
+
+type locationJSON struct {
+	formats.Location
+	Exists  bool   `json:"exists"`
+	Servers *int   `json:"servers,omitempty"`
+	Error   string `json:"error,omitempty"`
+}
 
 func (a *App) clientsCommand() *cli.Command {
-	return notYet("clients", "list the clients mcpsync knows and their files")
+	return &cli.Command{
+		Name:        "clients",
+		Usage:       "list the clients mcpsync knows and their files",
+		UsageText:   "mcpsync clients [--os OS] [--spec ID]",
+		Description: clientsDescription,
+		Flags: []cli.Flag{
+			osFlag(),
+			&cli.StringFlag{Name: "spec", Usage: "print the built-in spec of client `ID`"},
+		},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.Args().Len() > 0 {
+				return usagef("clients takes no arguments (got %q)", cmd.Args().First())
+			}
+			goos, err := a.targetOS(cmd)
+			if err != nil {
+				return err
+			}
+			reg := a.registry()
+			if id := cmd.String("spec"); id != "" {
+				ad, err := reg.Lookup(id)
+				if err != nil {
+					return usageError{err}
+				}
+				src, ok := builtinSpec(ad.ID())
+				if !ok {
+					return fmt.Errorf("%s has no built-in spec: it is written in Go (a client with quirks a spec cannot describe)", ad.ID())
+				}
+				_, err = a.Stdout.Write(src)
+				return err
+			}
+			list := a.describeClients(reg, a.formatsEnv(goos))
+			if a.JSON {
+				return a.printJSON(list)
+			}
+			a.printClients(list)
+			return nil
+		},
+	}
+}
+
+// describeClients reads every location of every client (without writing).
+func (a *App) describeClients(reg *formats.Registry, env formats.Env) []clientJSON {
+	var out []clientJSON
+	for _, ad := range reg.All() {
+		c := clientJSON{ID: ad.ID(), Name: ad.DisplayName(), Origin: reg.Origin(ad.ID()), Capabilities: ad.Capabilities()}
+		for _, loc := range ad.Locations(env) {
+			l := locationJSON{Location: loc}
+			if data, err := os.ReadFile(loc.Path); err == nil {
+				l.Exists = true
+				set, ds := ad.Decode(loc, data)
+				if errs := ds.WithFile(loc.Path).Errors(); len(errs) > 0 {
+					l.Error = errs[0].Error()
+				} else {
+					n := set.Len()
+					l.Servers = &n
+				}
+			} else if !os.IsNotExist(err) {
+				l.Exists = true
+				l.Error = err.Error()
+			}
+			c.Locations = append(c.Locations, l)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func (a *App) printClients(list []clientJSON) {
+	tw := a.newTable()
+	fmt.Fprintln(tw, a.paint(false, styleBold, "CLIENT\tNAME\tSCOPE\tFILE\tSTATUS"))
+	for _, c := range list {
+		name := c.Name
+		if !c.Origin.Builtin {
+			name += " (plugin " + a.displayPath(c.Origin.File) + ")"
+		}
+		for i, l := range c.Locations {
+			id, shown := c.ID, name
+			if i > 0 {
+				id, shown = "", ""
+			}
+			file := a.displayPath(l.Path)
+			if l.Project != "" && l.Scope == canonical.ScopeLocal {
+				file += " [project " + a.displayPath(l.Project) + "]"
+			}
+			status := a.paint(false, styleDim, "missing")
+			switch {
+			case l.Error != "":
+				status = a.paint(false, styleRed, "unreadable: "+l.Error)
+			case l.Servers != nil:
+				status = fmt.Sprintf("%d server(s)", *l.Servers)
+			}
+			if l.ReadOnly {
+				status += ", read-only"
+			}
+			if l.Note != "" {
+				status += " (" + l.Note + ")"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", id, shown, l.Scope, file, status)
+		}
+		if len(c.Locations) == 0 {
+			fmt.Fprintf(tw, "%s\t%s\t-\t-\tno file on this OS\n", c.ID, name)
+		}
+	}
+	tw.Flush()
 }

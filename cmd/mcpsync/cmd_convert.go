@@ -1,7 +1,107 @@
 package main
 
-import "github.com/urfave/cli/v3"
+import (
+	"context"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/formats"
+	"github.com/urfave/cli/v3"
+)
+
+const convertDescription = `Reads FILE (or standard input) in client A's shape and prints it in client
+B's shape, as B would hold it in a new file. No store, no state, no file is
+written: it is a pipe. Warnings (a field B cannot express, a placeholder B
+does not expand) go to standard error; errors name file:line:col and exit 1.
+
+Placeholders are translated: ${VAR} for Claude Code, ${env:VAR} for Cursor and
+VS Code, {env:VAR} for OpenCode, env_vars / bearer_token_env_var for Codex.
+
+Examples:
+  mcpsync convert --from cursor --to vscode ~/.cursor/mcp.json
+  mcpsync convert --from claude-code --to codex .mcp.json >> ~/.codex/config.toml
+  pbpaste | mcpsync convert --from cursor --to opencode -
+  mcpsync convert --from cursor --to claude-desktop --os windows --bridge-remote mcp.json`
 
 func (a *App) convertCommand() *cli.Command {
-	return notYet("convert", "convert one client's file to another client's shape")
+	return &cli.Command{
+		Name:        "convert",
+		Usage:       "convert one client's file to another client's shape",
+		UsageText:   "mcpsync convert --from A --to B [FILE|-]",
+		Description: convertDescription,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "from", Usage: "the `CLIENT` whose shape FILE has", Required: true},
+			&cli.StringFlag{Name: "to", Usage: "the `CLIENT` whose shape to print", Required: true},
+			scopeFlag("the `SCOPE` of both shapes when a client differs by scope (user, project or local)"),
+			osFlag(),
+			&cli.BoolFlag{Name: "bridge-remote", Usage: "write remote servers for stdio-only clients through npx -y mcp-remote"},
+			&cli.BoolFlag{Name: "prompt-inputs", Usage: "VS Code: ask for secrets with ${input:…} prompts"},
+		},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.Args().Len() > 1 {
+				return usagef("convert reads one file (or - for stdin); got %d arguments", cmd.Args().Len())
+			}
+			scope, err := parseScope(cmd)
+			if err != nil {
+				return err
+			}
+			goos, err := a.targetOS(cmd)
+			if err != nil {
+				return err
+			}
+			reg := a.registry()
+			from, err := reg.Lookup(cmd.String("from"))
+			if err != nil {
+				return usageError{err}
+			}
+			to, err := reg.Lookup(cmd.String("to"))
+			if err != nil {
+				return usageError{err}
+			}
+			data, name, err := a.readInput(cmd.Args().First())
+			if err != nil {
+				return err
+			}
+			env := a.formatsEnv(goos)
+			inLoc := shapeLocation(from, env, scope)
+			inLoc.Path = name
+			set, ds := from.Decode(inLoc, data)
+			ds = ds.WithFile(name)
+			if ds.HasErrors() {
+				a.printDiagnostics(ds)
+				return reportedError{ds.Err()}
+			}
+			outLoc := shapeLocation(to, env, scope)
+			outLoc.Path = "<stdout>"
+			out, eds := to.Encode(outLoc, nil, set, formats.EncodeOptions{
+				OS: goos, BridgeRemote: cmd.Bool("bridge-remote"), PromptInputs: cmd.Bool("prompt-inputs")})
+			all := append(ds, eds...)
+			all.Sort()
+			a.printDiagnostics(all)
+			if eds.HasErrors() {
+				return reportedError{eds.Err()}
+			}
+			_, err = a.Stdout.Write(out)
+			return err
+		},
+	}
+}
+
+// shapeLocation picks the location whose shape a conversion uses: the
+// client's first location of the scope, else its first writable one.
+func shapeLocation(ad formats.Adapter, env formats.Env, scope canonical.Scope) formats.Location {
+	locs := ad.Locations(env)
+	for _, l := range locs {
+		if l.Scope == scope && (scope != canonical.ScopeLocal || l.Project == env.ProjectDir) {
+			return l
+		}
+	}
+	for _, l := range locs {
+		if !l.ReadOnly {
+			return l
+		}
+	}
+	if len(locs) > 0 {
+		return locs[0]
+	}
+	return formats.Location{Client: ad.ID(), Scope: scope}
 }

@@ -1,7 +1,65 @@
 package main
 
-import "github.com/urfave/cli/v3"
+import (
+	"context"
+	"fmt"
+
+	"github.com/urfave/cli/v3"
+)
+
+const diffDescription = `Prints, as a git-style unified diff, exactly what 'mcpsync export' would
+write: the same plan, with nothing written. The diff applies with 'git apply'
+from the project directory (user files outside it are named by their absolute
+path). Secret-looking literal values are masked unless --show-secrets.
+
+Without --to, every client detected on this machine is compared.
+
+Examples:
+  mcpsync diff                         # what would change in every client
+  mcpsync diff --to cursor --prune
+  mcpsync diff --exit-code             # exit 1 when changes are pending (CI)
+  mcpsync --json diff                  # files, changes and diffs as JSON`
 
 func (a *App) diffCommand() *cli.Command {
-	return notYet("diff", "print the changes export would make")
+	flags := append([]cli.Flag{
+		&cli.StringSliceFlag{Name: "to", Usage: "the clients to compare: `CLIENT`[,CLIENT…] or all (default all)"},
+		&cli.BoolFlag{Name: "exit-code", Usage: "exit 1 when changes are pending, 0 when every file is in step"},
+	}, exportFlags()...)
+	return &cli.Command{
+		Name:        "diff",
+		Usage:       "print the changes export would make",
+		UsageText:   "mcpsync diff [--to CLIENT[,CLIENT…]|all] [--scope user|project|local] [--prune] [--exit-code]",
+		Description: diffDescription,
+		Flags:       flags,
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.Args().Len() > 0 {
+				return usagef("diff takes no arguments (got %q); name clients with --to", cmd.Args().First())
+			}
+			o, err := a.exportOptions(cmd, []string{"all"})
+			if err != nil {
+				return err
+			}
+			run, err := a.planExport(o, false)
+			if err != nil {
+				return err
+			}
+			defer run.close()
+			showSecrets := cmd.Bool("show-secrets")
+			if err := a.reportPlanProblems(run.plan); err != nil {
+				return err
+			}
+			pending := len(run.plan.Changes()) > 0
+			if a.JSON {
+				if err := a.printJSON(a.planJSON(run, true, true, showSecrets)); err != nil {
+					return err
+				}
+			} else {
+				fmt.Fprint(a.Stdout, a.diffText(run.plan, showSecrets))
+			}
+			if pending && cmd.Bool("exit-code") {
+				return exitCodeError{code: exitPending}
+			}
+			return nil
+		},
+	}
 }

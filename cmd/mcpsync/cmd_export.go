@@ -1,7 +1,176 @@
 package main
 
-import "github.com/urfave/cli/v3"
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/mcpsync/mcpsync/emitters"
+	"github.com/urfave/cli/v3"
+)
+
+const exportDescription = `Writes the store's servers into client files. Each file is edited, not
+rewritten: comments, unknown keys, key order, indentation, line endings and
+the final newline stay as they were.
+
+Every target file is read, edited and checked before the first write; if any
+file has a problem (a syntax error, an entry the client cannot hold), no file
+is written at all. Each file is written atomically, keeps its mode (0600 for
+new files) and stays a symlink if it is one. The old bytes are backed up under
+$XDG_STATE_HOME/mcpsync/backups/. If a file changes while mcpsync works,
+nothing is written.
+
+An entry you wrote yourself is never overwritten: if a client already has a
+server of the same name that differs from the store, it is left alone with a
+warning (--force replaces it). --prune removes only entries mcpsync wrote
+there before and that the store no longer has, and removes a file mcpsync
+created once it holds no server.
+
+--to all writes every client detected on this machine; naming a client
+writes its file even if it does not exist yet.
+
+Examples:
+  mcpsync export --to all --dry-run        # print the exact diff, write nothing
+  mcpsync export --to cursor,claude-code
+  mcpsync export --to all --prune          # also remove servers you removed from the store
+  mcpsync export --to claude-desktop --os windows --bridge-remote
+  mcpsync --json export --to all --dry-run # a machine-readable plan`
 
 func (a *App) exportCommand() *cli.Command {
-	return notYet("export", "write the store's servers into client files")
+	flags := append([]cli.Flag{
+		&cli.StringSliceFlag{Name: "to", Usage: "the clients to write: `CLIENT`[,CLIENT…] or all (see 'mcpsync clients')"},
+		&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print the diff that would be written and write nothing"},
+	}, exportFlags()...)
+	return &cli.Command{
+		Name:        "export",
+		Usage:       "write the store's servers into client files",
+		UsageText:   "mcpsync export --to CLIENT[,CLIENT…]|all [--scope user|project|local] [--prune] [--dry-run]",
+		Description: exportDescription,
+		Flags:       flags,
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.Args().Len() > 0 {
+				return usagef("export takes no arguments (got %q); name clients with --to", cmd.Args().First())
+			}
+			o, err := a.exportOptions(cmd, nil)
+			if err != nil {
+				return err
+			}
+			return a.runExport(o, cmd.Bool("dry-run"), cmd.Bool("show-secrets"))
+		},
+	}
+}
+
+// planJSON is the --json form of a plan.
+type planJSON struct {
+	DryRun   bool             `json:"dryRun"`
+	Changed  bool             `json:"changed"`
+	Files    []fileJSON       `json:"files"`
+	Skipped  []skipNote       `json:"skipped,omitempty"`
+	Warnings any              `json:"warnings,omitempty"`
+	Errors   any              `json:"errors,omitempty"`
+	Result   *emitters.Result `json:"result,omitempty"`
+}
+
+type fileJSON struct {
+	*emitters.FileChange
+	Display string `json:"display"`
+	Diff    string `json:"diff,omitempty"`
+}
+
+func (a *App) planJSON(run *exportRun, dryRun, withDiff, showSecrets bool) planJSON {
+	out := planJSON{DryRun: dryRun, Skipped: run.skipped}
+	opts := emitters.DiffOptions{Base: a.projectRoot()}
+	if !showSecrets {
+		opts.Mask = emitters.MaskSecrets
+	}
+	for _, fc := range run.plan.Files {
+		f := fileJSON{FileChange: fc, Display: a.displayPath(fc.Path)}
+		if withDiff {
+			f.Diff = fc.Diff(opts)
+		}
+		if fc.Changed() {
+			out.Changed = true
+		}
+		out.Files = append(out.Files, f)
+	}
+	if w := run.plan.Diags.Warnings(); len(w) > 0 {
+		out.Warnings = w
+	}
+	if e := run.plan.Diags.Errors(); len(e) > 0 {
+		out.Errors = e
+	}
+	return out
+}
+
+func (a *App) runExport(o planExportOptions, dryRun, showSecrets bool) error {
+	run, err := a.planExport(o, !dryRun)
+	if err != nil {
+		return err
+	}
+	defer run.close()
+	p := run.plan
+	if err := a.reportPlanProblems(p); err != nil {
+		if a.JSON {
+			a.printJSON(a.planJSON(run, dryRun, false, showSecrets))
+		}
+		return err
+	}
+	if dryRun {
+		if a.JSON {
+			return a.printJSON(a.planJSON(run, true, true, showSecrets))
+		}
+		fmt.Fprint(a.Stdout, a.diffText(p, showSecrets))
+		a.printSkipped(run.skipped, true)
+		fmt.Fprintf(a.Stderr, "dry run: %d file(s) would change; nothing was written\n", len(p.Changes()))
+		return nil
+	}
+	res, err := emitters.Apply(p, emitters.ApplyOptions{StateDir: a.Dirs.State, State: run.state, BeforeWrite: beforeApplyHook})
+	if err != nil {
+		var drift *emitters.DriftError
+		if errors.As(err, &drift) {
+			return fmt.Errorf("%s", drift.Error())
+		}
+		return err
+	}
+	if a.JSON {
+		out := a.planJSON(run, false, false, showSecrets)
+		out.Result = res
+		return a.printJSON(out)
+	}
+	a.printFileLines(p, false)
+	a.printSkipped(run.skipped, false)
+	if res.BackupDir != "" {
+		fmt.Fprintf(a.Stderr, "backup of the old files: %s\n", a.displayPath(res.BackupDir))
+	}
+	return nil
+}
+
+// printFileLines prints one line per file: what happened (or would) to it.
+func (a *App) printFileLines(p *emitters.Plan, dryRun bool) {
+	tw := a.newTable()
+	for _, fc := range p.Files {
+		verb := map[emitters.ChangeKind]string{emitters.Create: "created", emitters.Modify: "updated",
+			emitters.Delete: "removed", emitters.Unchanged: "unchanged"}[fc.Kind]
+		style := map[emitters.ChangeKind]string{emitters.Create: styleGreen, emitters.Modify: styleYellow,
+			emitters.Delete: styleRed}[fc.Kind]
+		line := fmt.Sprintf("%s\t%s\t%s", a.paint(false, style, verb), a.displayPath(fc.Path), fileClients(fc))
+		if c := entryCounts(fc); c != "" {
+			line += "\t" + c
+		}
+		fmt.Fprintln(tw, line)
+	}
+	tw.Flush()
+}
+
+// printSkipped says which clients got no file and why. With --to all, the
+// clients that are simply not installed are only counted, to keep the
+// output short.
+func (a *App) printSkipped(skipped []skipNote, toStderr bool) {
+	w := a.Stdout
+	if toStderr {
+		w = a.Stderr
+	}
+	for _, s := range skipped {
+		fmt.Fprintf(w, "skipped %s: %s\n", s.Client, s.Reason)
+	}
 }

@@ -1,7 +1,294 @@
 package main
 
-import "github.com/urfave/cli/v3"
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/emitters"
+	"github.com/mcpsync/mcpsync/emitters/state"
+	"github.com/mcpsync/mcpsync/emitters/unidiff"
+	"github.com/mcpsync/mcpsync/formats"
+	"github.com/urfave/cli/v3"
+)
+
+const importDescription = `Reads a client's servers into the store: the user store for --scope user
+(the default) and local (Claude Code's private per-project section), the
+project's mcpsync.hcl for --scope project. --file reads another file in that
+client's shape.
+
+A server that the store already has with a different definition is a
+conflict: both versions are printed and nothing changes, unless you choose
+--prefer store (keep the store's), --prefer client (take the client's) or
+--rename (import the client's as NAME-CLIENT). Client-specific keys the
+store cannot model are kept for that client.
+
+Examples:
+  mcpsync import --from cursor
+  mcpsync import --from claude-code --scope local
+  mcpsync import --from vscode --file ~/work/.vscode/mcp.json --prefer client
+  mcpsync import --from codex --rename --dry-run`
+
+// importOutcome is what happens to one imported server.
+type importOutcome struct {
+	Name   string `json:"name"`
+	Action string `json:"action"` // added, updated, unchanged, kept-store, renamed, conflict
+	As     string `json:"as,omitempty"`
+	From   string `json:"from,omitempty"`
+}
 
 func (a *App) importCommand() *cli.Command {
-	return notYet("import", "import servers from a client into the store")
+	return &cli.Command{
+		Name:        "import",
+		Usage:       "import servers from a client into the store",
+		UsageText:   "mcpsync import --from CLIENT [--scope user|project|local] [--file F] [--prefer store|client | --rename] [--dry-run]",
+		Description: importDescription,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "from", Usage: "the `CLIENT` to read (see 'mcpsync clients')", Required: true},
+			scopeFlag("which of the client's files: `user`, project or local"),
+			&cli.StringFlag{Name: "file", Usage: "read `FILE` (in the client's shape) instead of the client's own file", TakesFile: true},
+			&cli.StringFlag{Name: "prefer", Usage: "resolve conflicts by keeping the `store`'s definition or taking the client's"},
+			&cli.BoolFlag{Name: "rename", Usage: "import a conflicting server as NAME-CLIENT"},
+			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "say what would change and change nothing"},
+		},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.Args().Len() > 0 {
+				return usagef("import takes no arguments (got %q); use --file to read a file", cmd.Args().First())
+			}
+			prefer := cmd.String("prefer")
+			if prefer != "" && prefer != "store" && prefer != "client" {
+				return usagef("--prefer %q: use store or client", prefer)
+			}
+			if prefer != "" && cmd.Bool("rename") {
+				return usagef("--prefer and --rename both resolve conflicts; choose one")
+			}
+			scope, err := parseScope(cmd)
+			if err != nil {
+				return err
+			}
+			return a.runImport(cmd.String("from"), scope, cmd.String("file"), prefer, cmd.Bool("rename"), cmd.Bool("dry-run"))
+		},
+	}
+}
+
+// readClientServers decodes the client's files of the scope (or file),
+// first location first. A file that does not parse stops the import.
+func (a *App) readClientServers(ad formats.Adapter, scope canonical.Scope, file string) (canonical.Set, error) {
+	env := a.formatsEnv(a.GOOS)
+	var locs []formats.Location
+	if file != "" {
+		loc := shapeLocation(ad, env, scope)
+		loc.Path = file
+		if !filepath.IsAbs(file) {
+			loc.Path = filepath.Join(a.Cwd, file)
+		}
+		locs = append(locs, loc)
+	} else {
+		for _, loc := range ad.Locations(env) {
+			if loc.Scope == scope && (scope != canonical.ScopeLocal || loc.Project == env.ProjectDir) {
+				locs = append(locs, loc)
+			}
+		}
+		if len(locs) == 0 {
+			return canonical.Set{}, fmt.Errorf("%s has no %s-scope file; see 'mcpsync clients'", ad.ID(), scope)
+		}
+	}
+	var set canonical.Set
+	var all canonical.Diagnostics
+	read := 0
+	for _, loc := range locs {
+		data, err := os.ReadFile(loc.Path)
+		if os.IsNotExist(err) && file == "" {
+			continue
+		}
+		if err != nil {
+			return set, fmt.Errorf("cannot read %s: %w", a.displayPath(loc.Path), err)
+		}
+		read++
+		got, ds := ad.Decode(loc, data)
+		all = append(all, ds.WithFile(loc.Path)...)
+		for _, srv := range got.Servers {
+			if prev, dup := set.Get(srv.Name); dup {
+				if !canonical.Equal(prev, srv) {
+					d := canonical.Warnf("%s is also defined in %s; the first definition is imported", srv.Name, prev.Origin.File)
+					d.Server = srv.Name
+					all = append(all, d.At(srv.Origin))
+				}
+				continue
+			}
+			set.Servers = append(set.Servers, srv)
+		}
+	}
+	all.Sort()
+	a.printDiagnostics(all)
+	if all.HasErrors() {
+		fmt.Fprintln(a.Stderr, "mcpsync: nothing was imported; fix the file and run the command again")
+		return set, reportedError{all.Err()}
+	}
+	if read == 0 {
+		return set, fmt.Errorf("%s has no %s-scope file on this machine (looked for %s)", ad.ID(), scope, a.displayPath(locs[0].Path))
+	}
+	return set, nil
+}
+
+func (a *App) runImport(from string, scope canonical.Scope, file, prefer string, rename, dryRun bool) error {
+	reg := a.registry()
+	ad, err := reg.Lookup(from)
+	if err != nil {
+		return usageError{err}
+	}
+	client := ad.ID()
+	incoming, err := a.readClientServers(ad, scope, file)
+	if err != nil {
+		return err
+	}
+	st, err := a.openStore(storeScope(scope))
+	if err != nil {
+		return err
+	}
+	var outcomes []importOutcome
+	var puts []canonical.Server
+	var conflicts [][2]canonical.Server
+	taken := map[string]bool{}
+	for _, n := range st.Servers.Names() {
+		taken[n] = true
+	}
+	for _, in := range incoming.Servers {
+		in = in.Clone()
+		in.Origin = canonical.Pos{}
+		have, exists := st.Servers.Get(in.Name)
+		switch {
+		case !exists:
+			puts = append(puts, in)
+			outcomes = append(outcomes, importOutcome{Name: in.Name, Action: "added"})
+		case canonical.Equal(have, in):
+			if in.Extra[client] != nil && !canonical.Equal(have, in, client) {
+				puts = append(puts, withClientExtra(have, in, client))
+				outcomes = append(outcomes, importOutcome{Name: in.Name, Action: "updated"})
+			} else {
+				outcomes = append(outcomes, importOutcome{Name: in.Name, Action: "unchanged"})
+			}
+		case prefer == "store":
+			outcomes = append(outcomes, importOutcome{Name: in.Name, Action: "kept-store"})
+		case prefer == "client":
+			merged := in.Clone()
+			merged.Extra = maps.Clone(have.Extra)
+			merged = withClientExtra(merged, in, client)
+			puts = append(puts, merged)
+			outcomes = append(outcomes, importOutcome{Name: in.Name, Action: "updated"})
+		case rename:
+			newName := uniqueName(in.Name+"-"+client, taken)
+			taken[newName] = true
+			renamed := in.Clone()
+			renamed.Name = newName
+			puts = append(puts, renamed)
+			outcomes = append(outcomes, importOutcome{Name: newName, Action: "renamed", From: in.Name})
+		default:
+			conflicts = append(conflicts, [2]canonical.Server{have, in})
+			outcomes = append(outcomes, importOutcome{Name: in.Name, Action: "conflict"})
+		}
+	}
+	if len(conflicts) > 0 {
+		if a.JSON {
+			a.printJSON(map[string]any{"imported": false, "servers": outcomes})
+		}
+		for _, c := range conflicts {
+			fmt.Fprintf(a.Stderr, "conflict: %q differs between the store (%s) and %s:\n", c[0].Name, a.displayPath(st.Path), client)
+			fmt.Fprint(a.Stderr, serverDiff(c[0], c[1], client))
+		}
+		fmt.Fprintf(a.Stderr, "mcpsync: %d conflict(s); nothing was imported. Choose --prefer store, --prefer client or --rename\n", len(conflicts))
+		return reportedError{fmt.Errorf("%d import conflicts", len(conflicts))}
+	}
+	if !dryRun && len(puts) > 0 {
+		for _, srv := range puts {
+			st.Put(srv)
+		}
+		if err := st.Save(); err != nil {
+			return err
+		}
+		if err := a.recordBases(st.Path, puts); err != nil {
+			return err
+		}
+	}
+	if a.JSON {
+		return a.printJSON(map[string]any{"imported": !dryRun, "dryRun": dryRun, "store": st.Path, "servers": outcomes})
+	}
+	for _, o := range outcomes {
+		switch o.Action {
+		case "renamed":
+			fmt.Fprintf(a.Stdout, "renamed   %s -> %s\n", o.From, o.Name)
+		case "kept-store":
+			fmt.Fprintf(a.Stdout, "kept      %s (the store's definition)\n", o.Name)
+		default:
+			fmt.Fprintf(a.Stdout, "%-9s %s\n", o.Action, o.Name)
+		}
+	}
+	if dryRun {
+		fmt.Fprintf(a.Stderr, "dry run: %d server(s) would change in %s; nothing was written\n", len(puts), a.displayPath(st.Path))
+	} else if len(outcomes) == 0 {
+		fmt.Fprintf(a.Stderr, "%s has no servers to import\n", client)
+	}
+	return nil
+}
+
+// withClientExtra returns base with the client's own keys taken from in.
+func withClientExtra(base, in canonical.Server, client string) canonical.Server {
+	out := base.Clone()
+	if in.Extra[client] == nil {
+		return out
+	}
+	if out.Extra == nil {
+		out.Extra = map[string]map[string]json.RawMessage{}
+	}
+	out.Extra[client] = maps.Clone(in.Extra[client])
+	return out
+}
+
+func uniqueName(name string, taken map[string]bool) string {
+	if !taken[name] {
+		return name
+	}
+	for i := 2; ; i++ {
+		if n := fmt.Sprintf("%s-%d", name, i); !taken[n] {
+			return n
+		}
+	}
+}
+
+// serverDiff shows two definitions of one server as a diff of their
+// canonical JSON (client-specific keys left out, secrets masked).
+func serverDiff(store, client canonical.Server, clientID string) string {
+	render := func(s canonical.Server) []byte {
+		s = state.Snapshot(s)
+		s.Extra = nil
+		data, _ := json.MarshalIndent(s, "", "  ")
+		return append(data, '\n')
+	}
+	return unidiff.Diff(unidiff.File{Name: "store/" + store.Name, Data: render(store)},
+		unidiff.File{Name: clientID + "/" + client.Name, Data: render(client)},
+		unidiff.Options{Mask: emitters.MaskSecrets})
+}
+
+// recordBases notes the imported servers as the sync base: what the store
+// and the client agreed on when they were last synced.
+func (a *App) recordBases(storePath string, servers []canonical.Server) error {
+	lock, err := state.Acquire(a.Dirs.State, lockWait)
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	db, err := state.Load(a.Dirs.State)
+	if err != nil {
+		return err
+	}
+	now := time.Now().UTC()
+	for _, srv := range servers {
+		db.SetBase(storePath, srv.Name, state.NewEntry("", srv, now))
+	}
+	return db.Save()
 }

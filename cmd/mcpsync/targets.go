@@ -1,0 +1,439 @@
+package main
+
+// Shared code of the commands that read and write client files: clients,
+// import, export, diff and convert.
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/emitters"
+	"github.com/mcpsync/mcpsync/emitters/state"
+	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/formats/all"
+	"github.com/mcpsync/mcpsync/internal/xdg"
+	"github.com/urfave/cli/v3"
+)
+
+// lockWait is how long a writing command waits for another mcpsync to finish.
+const lockWait = 10 * time.Second
+
+// beforeApplyHook, when set (by tests), runs between the last check of the
+// client files and the first write.
+var beforeApplyHook func(paths []string)
+
+// registry returns every client mcpsync knows: built-in adapters, then the
+// user's plugins from $XDG_CONFIG_HOME/mcpsync/clients.d. A plugin that does
+// not load is reported and skipped; the other clients still work.
+func (a *App) registry() *formats.Registry {
+	r := all.NewRegistry(all.Options{PluginDir: filepath.Join(a.Dirs.Config, "clients.d")})
+	if len(r.Diags) > 0 {
+		a.printDiagnostics(r.Diags)
+	}
+	return r
+}
+
+// formatsEnv describes this machine (or the one --os names) to the adapters.
+func (a *App) formatsEnv(goos string) formats.Env {
+	return formats.Env{Home: a.Dirs.Home, ProjectDir: a.projectRoot(), OS: goos, Getenv: a.Getenv}
+}
+
+// osFlag is --os: which machine's paths and Windows wrapping to use.
+func osFlag() *cli.StringFlag {
+	return &cli.StringFlag{Name: "os", Usage: "write for `OS` (windows, darwin or linux): its file paths, and `cmd /c` around npx on windows (default: this machine)"}
+}
+
+// targetOS validates --os.
+func (a *App) targetOS(cmd *cli.Command) (string, error) {
+	goos := cmd.String("os")
+	switch goos {
+	case "":
+		return a.GOOS, nil
+	case "windows", "darwin", "linux":
+		return goos, nil
+	}
+	return "", usagef("--os %q: use windows, darwin or linux", goos)
+}
+
+func scopeFlag(usage string) *cli.StringFlag {
+	return &cli.StringFlag{Name: "scope", Value: "user", Usage: usage}
+}
+
+// parseScope validates --scope.
+func parseScope(cmd *cli.Command) (canonical.Scope, error) {
+	switch s := canonical.Scope(cmd.String("scope")); s {
+	case canonical.ScopeUser, canonical.ScopeProject, canonical.ScopeLocal:
+		return s, nil
+	default:
+		return "", usagef("--scope %q: use user, project or local", string(s))
+	}
+}
+
+// storeScope is the store a client scope pairs with: the user store feeds
+// user files and Claude Code's local (per-project, private) scope; the
+// project's mcpsync.hcl feeds the project's files.
+func storeScope(s canonical.Scope) canonical.Scope {
+	if s == canonical.ScopeProject {
+		return canonical.ScopeProject
+	}
+	return canonical.ScopeUser
+}
+
+// clientList splits --to/--from values ("a,b", repeated flags) into ids.
+func clientList(values []string) []string {
+	var out []string
+	for _, v := range values {
+		for _, id := range strings.Split(v, ",") {
+			if id = strings.TrimSpace(id); id != "" {
+				out = append(out, id)
+			}
+		}
+	}
+	return out
+}
+
+// selectClients looks up the named clients; "all" means every client
+// mcpsync knows that is installed here (see clientDetected).
+func selectClients(reg *formats.Registry, ids []string) (adapters []formats.Adapter, all bool, err error) {
+	if len(ids) == 0 {
+		return nil, false, usagef("name the clients: --to cursor,claude-code or --to all (see 'mcpsync clients')")
+	}
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if id == "all" {
+			return reg.All(), true, nil
+		}
+		ad, err := reg.Lookup(id)
+		if err != nil {
+			return nil, false, usageError{err}
+		}
+		if !seen[ad.ID()] {
+			seen[ad.ID()] = true
+			adapters = append(adapters, ad)
+		}
+	}
+	return adapters, false, nil
+}
+
+// skipNote says why a client got no target.
+type skipNote struct {
+	Client string `json:"client"`
+	Reason string `json:"reason"`
+}
+
+// exportTargets picks, for every client, the one file of the scope that
+// mcpsync writes. An adapter that serves a scope from one of several files
+// (OpenCode's opencode.json and opencode.jsonc) chooses by which exist
+// (formats.FileChooser); otherwise, among several writable candidates, the
+// first that exists wins, else the first listed. With
+// "all", clients that are not detected on this machine are skipped, so
+// that mcpsync does not litter a home with files of editors the user does
+// not have; naming the client writes its file anyway.
+func exportTargets(adapters []formats.Adapter, env formats.Env, scope canonical.Scope, fromAll bool) ([]emitters.Target, []skipNote) {
+	var targets []emitters.Target
+	var skipped []skipNote
+	for _, ad := range adapters {
+		locs := ad.Locations(env)
+		if chooser, ok := ad.(formats.FileChooser); ok {
+			locs = chooser.ChooseFiles(locs, exists)
+		}
+		var candidates []formats.Location
+		readOnly := false
+		for _, loc := range locs {
+			if loc.Scope != scope || (scope == canonical.ScopeLocal && loc.Project != env.ProjectDir) {
+				continue
+			}
+			if loc.ReadOnly {
+				readOnly = true
+				continue
+			}
+			candidates = append(candidates, loc)
+		}
+		if len(candidates) == 0 {
+			reason := fmt.Sprintf("has no %s-scope file", scope)
+			if readOnly {
+				reason = fmt.Sprintf("its %s-scope file is read-only for mcpsync", scope)
+			}
+			skipped = append(skipped, skipNote{ad.ID(), reason})
+			continue
+		}
+		if fromAll {
+			if ok, why := clientDetected(locs, env); !ok {
+				skipped = append(skipped, skipNote{ad.ID(), "not detected (" + why + "); name it in --to to create its file"})
+				continue
+			}
+		}
+		chosen := candidates[0]
+		for _, c := range candidates {
+			if exists(c.Path) {
+				chosen = c
+				break
+			}
+		}
+		targets = append(targets, emitters.Target{Adapter: ad, Location: chosen})
+	}
+	return targets, skipped
+}
+
+// clientDetected reports whether the client seems installed: one of its
+// files exists, or the client's own directory does (~/.cursor, ~/.codex,
+// ~/.config/opencode), not just a shared one such as the home directory.
+func clientDetected(locs []formats.Location, env formats.Env) (bool, string) {
+	shared := map[string]bool{
+		filepath.Clean(env.Home): true, filepath.Clean(env.ProjectDir): true,
+		filepath.Clean(xdg.ConfigHome(env.Get, env.Home)): true, filepath.Clean(filepath.Join(env.Home, ".config")): true,
+	}
+	var looked []string
+	for _, loc := range locs {
+		if exists(loc.Path) {
+			return true, ""
+		}
+		if loc.Scope != canonical.ScopeUser {
+			continue
+		}
+		dir := filepath.Dir(loc.Path)
+		if !shared[dir] && isDir(dir) {
+			return true, ""
+		}
+		if !shared[dir] {
+			looked = append(looked, dir)
+		} else {
+			looked = append(looked, loc.Path)
+		}
+	}
+	if len(looked) == 0 {
+		return false, "none of its files exists"
+	}
+	return false, "no " + strings.Join(slices.Compact(looked), ", no ")
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}
+
+// displayPath shortens a path for people: relative to the project when it
+// is inside it, ~/… when inside the home directory (the more specific of
+// the two wins), else as it is.
+func (a *App) displayPath(path string) string {
+	best, bestLen := path, -1
+	for _, base := range []struct{ dir, prefix string }{{a.projectRoot(), ""}, {a.Dirs.Home, "~/"}} {
+		if base.dir == "" {
+			continue
+		}
+		rel, err := filepath.Rel(base.dir, path)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		if len(base.dir) > bestLen {
+			best, bestLen = base.prefix+filepath.ToSlash(rel), len(base.dir)
+		}
+	}
+	return best
+}
+
+// planExportOptions are the flags shared by export and diff.
+type planExportOptions struct {
+	to           []string
+	scope        canonical.Scope
+	goos         string
+	prune, force bool
+	bridgeRemote bool
+	promptInputs bool
+}
+
+func exportFlags() []cli.Flag {
+	return []cli.Flag{
+		scopeFlag("which files: `user` (your own files, from the user store), project (the project's shared files, " +
+			"from its mcpsync.hcl) or local (Claude Code's private per-project section, from the user store)"),
+		osFlag(),
+		&cli.BoolFlag{Name: "prune", Usage: "also remove the entries mcpsync wrote before that the store no longer has (never your own entries)"},
+		&cli.BoolFlag{Name: "force", Usage: "replace (and with --prune remove) entries mcpsync did not write or that were edited by hand"},
+		&cli.BoolFlag{Name: "bridge-remote", Usage: "write remote servers for stdio-only clients (Claude Desktop) through npx -y mcp-remote instead of skipping them"},
+		&cli.BoolFlag{Name: "prompt-inputs", Usage: "VS Code: ask for secrets with ${input:…} prompts instead of reading ${env:…}"},
+		&cli.BoolFlag{Name: "show-secrets", Usage: "print secret-looking literal values in the diff instead of masking them"},
+	}
+}
+
+func (a *App) exportOptions(cmd *cli.Command, defaultTo []string) (planExportOptions, error) {
+	var o planExportOptions
+	var err error
+	o.to = clientList(cmd.StringSlice("to"))
+	if len(o.to) == 0 {
+		o.to = defaultTo
+	}
+	if o.scope, err = parseScope(cmd); err != nil {
+		return o, err
+	}
+	if o.goos, err = a.targetOS(cmd); err != nil {
+		return o, err
+	}
+	o.prune, o.force = cmd.Bool("prune"), cmd.Bool("force")
+	o.bridgeRemote, o.promptInputs = cmd.Bool("bridge-remote"), cmd.Bool("prompt-inputs")
+	return o, nil
+}
+
+// exportRun is a planned export, ready to print or apply.
+type exportRun struct {
+	plan    *emitters.Plan
+	skipped []skipNote
+	state   *state.State
+	lock    *state.Lock
+}
+
+func (r *exportRun) close() { r.lock.Unlock() }
+
+// planExport opens the store and the state and plans the export. With
+// lock, the state lock is held until close, so that the plan and the
+// writes are not interleaved with another mcpsync.
+func (a *App) planExport(o planExportOptions, lock bool) (*exportRun, error) {
+	reg := a.registry()
+	adapters, fromAll, err := selectClients(reg, o.to)
+	if err != nil {
+		return nil, err
+	}
+	st, err := a.openStore(storeScope(o.scope))
+	if err != nil {
+		return nil, err
+	}
+	env := a.formatsEnv(o.goos)
+	targets, skipped := exportTargets(adapters, env, o.scope, fromAll)
+	run := &exportRun{skipped: skipped}
+	if lock {
+		if run.lock, err = state.Acquire(a.Dirs.State, lockWait); err != nil {
+			return nil, err
+		}
+	}
+	if run.state, err = state.Load(a.Dirs.State); err != nil {
+		run.close()
+		return nil, err
+	}
+	run.plan = emitters.PlanExport(targets, emitters.ExportOptions{
+		Servers:   st.Servers,
+		Allows:    st.Allows,
+		State:     run.state,
+		StorePath: st.Path,
+		Prune:     o.prune,
+		Force:     o.force,
+		Encode:    formats.EncodeOptions{OS: o.goos, BridgeRemote: o.bridgeRemote, PromptInputs: o.promptInputs},
+	})
+	run.plan.Diags.Sort()
+	return run, nil
+}
+
+// diffText renders the plan's diff for stdout: masked unless asked, and
+// coloured on a terminal.
+func (a *App) diffText(p *emitters.Plan, showSecrets bool) string {
+	opts := emitters.DiffOptions{Base: a.projectRoot()}
+	if !showSecrets {
+		opts.Mask = emitters.MaskSecrets
+	}
+	return a.colorDiff(p.Diff(opts))
+}
+
+// colorDiff paints a unified diff when stdout is a terminal.
+func (a *App) colorDiff(d string) string {
+	if !a.color(false) || d == "" {
+		return d
+	}
+	lines := strings.SplitAfter(d, "\n")
+	for i, l := range lines {
+		style := ""
+		switch {
+		case strings.HasPrefix(l, "diff --git"), strings.HasPrefix(l, "--- "), strings.HasPrefix(l, "+++ "),
+			strings.HasPrefix(l, "new file mode"), strings.HasPrefix(l, "deleted file mode"):
+			style = styleBold
+		case strings.HasPrefix(l, "@@"):
+			style = styleCyan
+		case strings.HasPrefix(l, "-"):
+			style = styleRed
+		case strings.HasPrefix(l, "+"):
+			style = styleGreen
+		}
+		if style != "" {
+			body := strings.TrimRight(l, "\r\n")
+			lines[i] = style + body + styleReset + l[len(body):]
+		}
+	}
+	return strings.Join(lines, "")
+}
+
+// reportPlanProblems prints the plan's diagnostics; with errors it returns
+// a reportedError (exit 1), after saying that nothing was written.
+func (a *App) reportPlanProblems(p *emitters.Plan) error {
+	a.printDiagnostics(p.Diags)
+	if p.Diags.HasErrors() {
+		n := len(p.Diags.Errors())
+		fmt.Fprintf(a.Stderr, "mcpsync: %d error(s); no file was written\n", n)
+		return reportedError{p.Err()}
+	}
+	return nil
+}
+
+// entryCounts summarises one file's entry changes: "+2 ~1 -1 !1".
+func entryCounts(fc *emitters.FileChange) string {
+	var add, upd, rem, skip int
+	for _, tp := range fc.Targets {
+		for _, e := range tp.Entries {
+			switch e.Action {
+			case emitters.Add:
+				add++
+			case emitters.Update:
+				upd++
+			case emitters.Remove:
+				rem++
+			case emitters.Skip:
+				skip++
+			}
+		}
+	}
+	var parts []string
+	for _, c := range []struct {
+		n    int
+		sign string
+	}{{add, "+"}, {upd, "~"}, {rem, "-"}, {skip, "!"}} {
+		if c.n > 0 {
+			parts = append(parts, fmt.Sprintf("%s%d", c.sign, c.n))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// fileClients names the client sections of a file: "claude-code (user, local)".
+func fileClients(fc *emitters.FileChange) string {
+	var parts []string
+	for _, tp := range fc.Targets {
+		parts = append(parts, fmt.Sprintf("%s (%s)", tp.Client, tp.Scope))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// readInput reads FILE, or stdin for "-" or no argument.
+func (a *App) readInput(arg string) ([]byte, string, error) {
+	if arg == "" || arg == "-" {
+		data, err := io.ReadAll(a.Stdin)
+		return data, "<stdin>", err
+	}
+	path := arg
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(a.Cwd, path)
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, arg, fmt.Errorf("%s: no such file", arg)
+	}
+	return data, arg, err
+}
