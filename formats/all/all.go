@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/formats/codex"
+	continuedev "github.com/mcpsync/mcpsync/formats/continue"
 	"github.com/mcpsync/mcpsync/formats/goose"
 	"github.com/mcpsync/mcpsync/formats/spec"
 	"github.com/mcpsync/mcpsync/formats/vscode"
@@ -43,6 +44,7 @@ func NewRegistry(opts Options) *formats.Registry {
 	// >>> codex
 	r.Register(codex.Adapter(), builtin)
 	// <<< codex
+	r.Register(continuedev.Adapter(), builtin)
 	r.Register(plain("cursor"), builtin)
 	r.Register(goose.Adapter(), builtin)
 	r.Register(plain("opencode"), builtin)

@@ -32,7 +32,9 @@ func (d *Doc) EditMap(section string, want []Entry) ([]byte, error) {
 }
 
 // EditList is EditMap for a top-level sequence of mappings that are named
-// by the field nameKey (Continue's mcpServers: - name: ...).
+// by the field nameKey (Continue's mcpServers: - name: ...). Items without
+// that field (Continue's "- uses: owner/block" references) are not entries:
+// they are left exactly as they are.
 func (d *Doc) EditList(section, nameKey string, want []Entry) ([]byte, error) {
 	return d.edit(section, nameKey, want)
 }
@@ -58,6 +60,10 @@ type editor struct {
 	nameKey string // "" for a map section
 	p       splice.List
 	err     error
+
+	anon    []any // list items without a name, kept as they are
+	lastEnd int   // end of the last item of a block list, named or not
+	lastInd int
 }
 
 func (d *Doc) edit(section, nameKey string, want []Entry) ([]byte, error) {
@@ -94,6 +100,8 @@ func (d *Doc) edit(section, nameKey string, want []Entry) ([]byte, error) {
 			return d.src, nil
 		}
 		e.appendSection(want)
+	case !block && len(e.anon) > 0:
+		return nil, refuse("%s is a flow list with unnamed items; write it as a block list", section)
 	case !block:
 		e.rewriteSection(k, v, entries, want)
 	default:
@@ -156,7 +164,9 @@ func (e *editor) entries(v *yaml.Node) (out []entry, block bool, err error) {
 		}
 		m, _ := old.(map[string]any)
 		name, _ := m[e.nameKey].(string)
-		if name == "" {
+		if _, named := m[e.nameKey]; !named && m != nil {
+			e.anon = append(e.anon, old)
+		} else if name == "" {
 			return nil, false, refuse("an item of %s at line %d has no %s", e.section, item.Line, e.nameKey)
 		}
 		en := entry{name: name, value: item, old: old}
@@ -171,8 +181,11 @@ func (e *editor) entries(v *yaml.Node) (out []entry, block bool, err error) {
 			}
 			en.start, en.ind = d.lines[line], dash-d.lines[line]
 			en.end = d.blockEnd(line, en.ind, false, item)
+			e.lastEnd, e.lastInd = en.end, en.ind
 		}
-		out = append(out, en)
+		if name != "" {
+			out = append(out, en)
+		}
 	}
 	for i, a := range out {
 		for _, b := range out[i+1:] {
@@ -240,11 +253,17 @@ func (e *editor) editEntries(k, v *yaml.Node, entries []entry, want []Entry) {
 	for _, w := range want {
 		wantBy[w.Name] = w.Value
 	}
+	if len(want) == 0 && len(e.anon) > 0 {
+		for _, en := range entries {
+			e.p.Delete(en.start, en.end)
+		}
+		return
+	}
 	if len(want) == 0 {
 		// An empty section is written [] or {}, which every client reads
-		// as "no servers", where a bare key would be null.
-		// Everything between the first and the last entry goes, comments
-		// about them included.
+		// as "no servers", where a bare key would be null. Everything
+		// between the first and the last entry goes, comments about them
+		// included.
 		e.p.Delete(entries[0].start, entries[len(entries)-1].end)
 		colon := d.colonAfter(k)
 		if colon < 0 {
@@ -258,7 +277,11 @@ func (e *editor) editEntries(k, v *yaml.Node, entries []entry, want []Entry) {
 		e.p.Insert(colon+1, empty)
 		return
 	}
-	last := entries[len(entries)-1]
+	insertAt, ind := e.lastEnd, e.lastInd
+	if e.nameKey == "" {
+		last := entries[len(entries)-1]
+		insertAt, ind = last.end, last.ind
+	}
 	for _, en := range entries {
 		w, keep := wantBy[en.name]
 		switch {
@@ -268,12 +291,11 @@ func (e *editor) editEntries(k, v *yaml.Node, entries []entry, want []Entry) {
 			e.editEntry(en, w)
 		}
 	}
-	ind := last.ind
 	for _, w := range want {
 		if slices.ContainsFunc(entries, func(en entry) bool { return en.name == w.Name }) {
 			continue
 		}
-		e.insertLines(last.end, strings.Repeat(" ", ind)+e.render(w, ind))
+		e.insertLines(insertAt, strings.Repeat(" ", ind)+e.render(w, ind))
 	}
 }
 
@@ -629,13 +651,21 @@ func (d *Doc) verify(out []byte, section, nameKey string, want []Entry) error {
 		if nameKey == "" {
 			return refuse("%s would not be a mapping", section)
 		}
+		var anon []any
 		for _, it := range x {
 			m, _ := it.(map[string]any)
+			if _, named := m[nameKey]; !named && m != nil {
+				anon = append(anon, it)
+				continue
+			}
 			name, _ := m[nameKey].(string)
 			if _, dup := got[name]; dup || name == "" {
 				return refuse("%s would hold an unnamed or repeated item", section)
 			}
 			got[name] = it
+		}
+		if !reflect.DeepEqual(anon, oldAnon(d, section, nameKey)) {
+			return refuse("the unnamed items of %s would change", section)
 		}
 	default:
 		return refuse("%s would not be a collection", section)
@@ -745,4 +775,19 @@ func (d *Doc) quotedEnd(start int) int {
 		}
 	}
 	return -1
+}
+
+// oldAnon returns the unnamed items of a list section before the edit.
+func oldAnon(d *Doc, section, nameKey string) []any {
+	before, _ := d.Value.(map[string]any)
+	list, _ := before[section].([]any)
+	var out []any
+	for _, it := range list {
+		if m, ok := it.(map[string]any); ok {
+			if _, named := m[nameKey]; !named {
+				out = append(out, it)
+			}
+		}
+	}
+	return out
 }

@@ -165,6 +165,11 @@ func TestEditList(t *testing.T) {
 			"mcpServers:\n- name: a\n  command: x\n- name: b\n  args:\n  - \"1\"\n"},
 		{"remove all", continueFile, nil, "name: my-mcp\nversion: 0.0.1\nschema: v1\nmcpServers: []\n"},
 		{"empty flow list", "mcpServers: []\n", []Entry{{"a", Map{{"name", "a"}, {"command", "x"}}}}, "mcpServers:\n  - name: a\n    command: x\n"},
+		{"unnamed items stay, new items go after them", "mcpServers:\n  - name: a\n    command: x\n  - uses: owner/block # hub\n",
+			[]Entry{{"b", Map{{"name", "b"}, {"command", "y"}}}},
+			"mcpServers:\n  - uses: owner/block # hub\n  - name: b\n    command: y\n"},
+		{"removing every named item keeps the unnamed ones", "mcpServers:\n  - uses: owner/block\n  - name: a\n    command: x\n", nil,
+			"mcpServers:\n  - uses: owner/block\n"},
 		{"first key on the dash line removed: item written anew", "mcpServers:\n  - command: x # c\n    name: a\n",
 			[]Entry{{"a", Map{{"name", "a"}, {"url", "https://e"}}}}, "mcpServers:\n  - name: a\n    url: https://e\n"},
 	})
@@ -175,9 +180,13 @@ func TestEditRefuses(t *testing.T) {
 	if _, err := d.EditMap("extensions", nil); !errors.Is(err, ErrUnverified) {
 		t.Errorf("a list where a map belongs: %v", err)
 	}
-	d, _ = Parse([]byte("mcpServers:\n  - command: x\n"))
+	d, _ = Parse([]byte("mcpServers:\n  - name: \"\"\n    command: x\n"))
 	if _, err := d.EditList("mcpServers", "name", nil); !errors.Is(err, ErrUnverified) {
-		t.Errorf("an unnamed item: %v", err)
+		t.Errorf("an empty name: %v", err)
+	}
+	d, _ = Parse([]byte("mcpServers: [{uses: a/b}]\n"))
+	if _, err := d.EditList("mcpServers", "name", []Entry{{"x", Map{{"name", "x"}}}}); !errors.Is(err, ErrUnverified) {
+		t.Errorf("a flow list with an unnamed item: %v", err)
 	}
 	d, _ = Parse([]byte("a: 1\n---\nb: 2\n"))
 	if _, err := d.EditMap("extensions", []Entry{{"x", Map{{"cmd", "y"}}}}); !errors.Is(err, ErrUnverified) {

@@ -1,0 +1,86 @@
+// Package continuedev reads and writes the MCP servers of Continue (the
+// VS Code and JetBrains extension and its CLI): the mcpServers list of
+// ~/.continue/config.yaml and of the block files in a project's
+// .continue/mcpServers/. (The directory is formats/continue; continue is a
+// Go keyword, so the package is named after Continue's npm scope.)
+//
+// A server is a list item named by its name field. Items that reference a
+// Continue Hub block ("- uses: owner/block") are not servers mcpsync can
+// move: they are left as they are. Secrets are ${{ secrets.NAME }} and
+// prompts ${{ inputs.NAME }}; they map to the canonical ${NAME} and
+// ${input:NAME}.
+//
+// In a project, Continue reads every .yaml (and Claude-style .json) file of
+// .continue/mcpServers/. mcpsync writes one file of its own there,
+// mcpsync.yaml (a block with name, version and schema: v1), and leaves the
+// others to their authors.
+package continuedev
+
+import (
+	"strings"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/formats"
+)
+
+// ID is the client id users type.
+const ID = "continue"
+
+const (
+	section = "mcpServers"
+	nameKey = "name"
+	// ProjectFile is the block file mcpsync owns in .continue/mcpServers.
+	ProjectFile = "mcpsync.yaml"
+)
+
+type adapter struct{}
+
+// Adapter returns the Continue adapter.
+func Adapter() formats.Adapter { return adapter{} }
+
+func (adapter) ID() string          { return ID }
+func (adapter) DisplayName() string { return "Continue" }
+
+func (adapter) Capabilities() formats.Capabilities {
+	return formats.Capabilities{
+		Transports: []canonical.Transport{canonical.Stdio, canonical.HTTP, canonical.SSE},
+		Headers:    true,
+		Cwd:        true,
+		Timeouts:   true,
+		Comments:   true,
+		Dialect:    canonical.DialectContinue.Name,
+	}
+}
+
+// Locations returns ~/.continue/config.yaml and, with a project, the block
+// file mcpsync owns: <project>/.continue/mcpServers/mcpsync.yaml.
+func (adapter) Locations(env formats.Env) []formats.Location {
+	var locs []formats.Location
+	if env.Home != "" {
+		locs = append(locs, formats.Location{
+			Client: ID, Scope: canonical.ScopeUser, Format: formats.YAML,
+			Path: joinPath(env.OS, env.Home, ".continue", "config.yaml"),
+		})
+	}
+	if env.ProjectDir != "" {
+		locs = append(locs, formats.Location{
+			Client: ID, Scope: canonical.ScopeProject, Format: formats.YAML,
+			Path: joinPath(env.OS, env.ProjectDir, ".continue", "mcpServers", ProjectFile),
+			Note: "Continue reads every file in .continue/mcpServers; mcpsync writes only " + ProjectFile +
+				" and leaves the other blocks as they are",
+		})
+	}
+	return locs
+}
+
+func joinPath(goos string, elem ...string) string {
+	sep := "/"
+	if goos == "windows" {
+		sep = `\`
+	}
+	out := strings.TrimRight(elem[0], `/\`)
+	for _, e := range elem[1:] {
+		out += sep + strings.Trim(e, `/\`)
+	}
+	return out
+}

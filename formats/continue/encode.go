@@ -1,0 +1,385 @@
+package continuedev
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/formats/internal/yamledit"
+)
+
+// headers are the top of a new file: Continue requires name and version;
+// schema v1 marks the YAML format.
+const (
+	userHeader    = "name: Local Config\nversion: 1.0.0\nschema: v1\n"
+	projectHeader = "name: mcpsync\nversion: 0.0.1\nschema: v1\n"
+)
+
+func (adapter) Encode(loc formats.Location, data []byte, want canonical.Set, opts formats.EncodeOptions) ([]byte, canonical.Diagnostics) {
+	f, ds := decodeFile(loc.Path, data)
+	if f == nil {
+		return data, ds
+	}
+	if ds.HasErrors() {
+		d := canonical.Errorf("%s has errors; mcpsync does not edit a file Continue cannot load", orName(loc.Path))
+		d.Detail = "fix the errors reported for this file, then run again; nothing was written"
+		d.File = loc.Path
+		return data, append(ds.Errors(), d)
+	}
+	if len(bytes.TrimSpace(data)) == 0 && len(want.Servers) > 0 {
+		// A new file (or an empty one) starts with the fields Continue
+		// requires.
+		header := userHeader
+		if loc.Scope == canonical.ScopeProject {
+			header = projectHeader
+		}
+		nf, _ := decodeFile(loc.Path, append(append([]byte(nil), data...), header...))
+		if nf != nil {
+			f = nf
+		}
+	}
+	// Continue's own examples indent list items under their key.
+	f.doc.SetStyleDefaults(2, false)
+	w := writer{file: loc.Path, f: f}
+	var entries []yamledit.Entry
+	var invalid canonical.Diagnostics
+	seen := map[string]bool{}
+	for _, srv := range want.Servers {
+		if seen[srv.Name] {
+			d := canonical.Errorf("duplicate server name %q", srv.Name)
+			d.Detail, d.Server = "Continue names each server once; rename one of them", srv.Name
+			invalid = append(invalid, d.At(srv.Origin))
+			continue
+		}
+		seen[srv.Name] = true
+		srv = srv.Clone()
+		srv.Normalize()
+		old, hasOld := f.set.Get(srv.Name)
+		if hasOld && sameServer(old, srv) {
+			entries = append(entries, w.keep(srv.Name))
+			continue
+		}
+		if vds := srv.Validate(); vds.HasErrors() {
+			invalid = append(invalid, vds...)
+			continue
+		}
+		var oldp *canonical.Server
+		if hasOld {
+			oldp = &old
+		}
+		entries = append(entries, yamledit.Entry{Name: srv.Name, Value: w.server(srv, oldp)})
+	}
+	if invalid.HasErrors() {
+		return data, append(w.ds, invalid...)
+	}
+	out, err := f.doc.EditList(section, nameKey, entries)
+	if err != nil {
+		d := canonical.Errorf("cannot edit %s safely: %s", orName(loc.Path), strings.TrimPrefix(err.Error(), yamledit.ErrUnverified.Error()+": "))
+		d.Detail = "nothing was written; the file's layout is one mcpsync cannot edit without risk"
+		if !errors.Is(err, yamledit.ErrUnverified) {
+			d.Detail = "nothing was written"
+		}
+		d.File = loc.Path
+		return data, append(w.ds, d)
+	}
+	if len(want.Servers) == 0 && len(bytes.TrimSpace(data)) == 0 {
+		return data, w.ds
+	}
+	return out, w.ds
+}
+
+// EntrySpan returns the bytes of one server's list item in data.
+func (adapter) EntrySpan(_ formats.Location, data []byte, name string) (start, end int, ok bool) {
+	doc, err := yamledit.Parse(data)
+	if err != nil {
+		return 0, 0, false
+	}
+	return doc.EntrySpan(section, nameKey, name)
+}
+
+func orName(path string) string {
+	if path == "" {
+		return "config.yaml"
+	}
+	return path
+}
+
+func sameServer(old, want canonical.Server) bool {
+	if want.Extra[ID] == nil {
+		return canonical.Equal(old, want)
+	}
+	return canonical.Equal(old, want, ID)
+}
+
+type writer struct {
+	file string
+	f    *file
+	ds   canonical.Diagnostics
+}
+
+func (w *writer) warn(srv *canonical.Server, field, format string, args ...any) *canonical.Diagnostic {
+	d := canonical.Warnf(format, args...)
+	d.Server, d.Field, d.File = srv.Name, field, w.file
+	if srv.Origin.File != "" {
+		d.At(srv.Origin)
+	}
+	w.ds = append(w.ds, d)
+	return d
+}
+
+func (w *writer) keep(name string) yamledit.Entry {
+	return yamledit.Entry{Name: name, Value: yamledit.MapFrom(w.f.raw[name], w.f.order[name])}
+}
+
+type group struct {
+	keys []string
+	same func(a, b *canonical.Server) bool
+}
+
+var groups = []group{
+	{[]string{"type"}, func(a, b *canonical.Server) bool { return a.Transport == b.Transport }},
+	{[]string{"command"}, func(a, b *canonical.Server) bool { return a.Command == b.Command }},
+	{[]string{"args"}, func(a, b *canonical.Server) bool { return slices.Equal(a.Args, b.Args) }},
+	{[]string{"env"}, func(a, b *canonical.Server) bool { return maps.Equal(a.Env, b.Env) }},
+	{[]string{"cwd"}, func(a, b *canonical.Server) bool { return a.Cwd == b.Cwd }},
+	{[]string{"url"}, func(a, b *canonical.Server) bool { return a.URL == b.URL }},
+	{[]string{"requestOptions"}, func(a, b *canonical.Server) bool {
+		return maps.Equal(a.Headers, b.Headers) && (b.Extra[ID] == nil || rawEqual(a.Extra[ID]["requestOptions"], b.Extra[ID]["requestOptions"]))
+	}},
+	{[]string{"connectionTimeout"}, func(a, b *canonical.Server) bool { return a.StartupTimeout == b.StartupTimeout }},
+}
+
+func rawEqual(a, b json.RawMessage) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return len(a) == len(b)
+	}
+	var x, y any
+	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && yamledit.Equal(x, y)
+}
+
+// server renders srv; with old (what the file holds), the parts that did
+// not change keep the file's own keys and spelling.
+func (w *writer) server(srv canonical.Server, old *canonical.Server) yamledit.Map {
+	fresh := w.fresh(srv)
+	if old == nil {
+		return fresh
+	}
+	raw := w.f.raw[srv.Name]
+	kept := map[string]bool{"name": true}
+	for _, g := range groups {
+		if g.same(old, &srv) {
+			for _, k := range g.keys {
+				kept[k] = true
+			}
+		}
+	}
+	var m yamledit.Map
+	for _, k := range w.f.order[srv.Name] {
+		if kept[k] {
+			m = append(m, yamledit.Field{Key: k, Value: raw[k]})
+		}
+	}
+	for _, fl := range fresh {
+		if !kept[fl.Key] {
+			m = append(m, fl)
+		}
+	}
+	return m
+}
+
+// render spells a string in Continue's dialect, warning about what it
+// cannot express.
+func (w *writer) render(srv *canonical.Server, field, s string) string {
+	tm := canonical.Parse(s, canonical.DialectCanonical)
+	out, problems := tm.Render(canonical.DialectContinue)
+	for _, p := range problems {
+		w.warn(srv, field, "%s: %s", p.Ref.Text, p.Reason)
+	}
+	for _, seg := range tm {
+		if seg.Kind == canonical.InputRef && !varName(seg.Name) {
+			d := w.warn(srv, field, "input %q is not a plain name; Continue may not prompt for it", seg.Name)
+			d.Detail = "use letters, digits and _ in input ids (" + canonical.InputEnvName(seg.Name) + ", say)"
+		}
+	}
+	return out
+}
+
+func varName(s string) bool {
+	for i, c := range s {
+		if !(c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || (i > 0 && c >= '0' && c <= '9')) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// fresh renders srv from the model alone, in the order of Continue's docs.
+func (w *writer) fresh(srv canonical.Server) yamledit.Map {
+	var m yamledit.Map
+	m.Set("name", srv.Name)
+	switch srv.Transport {
+	case canonical.Stdio:
+		m.Set("type", "stdio")
+		m.Set("command", w.render(&srv, "command", srv.Command))
+		if len(srv.Args) > 0 {
+			args := make([]any, len(srv.Args))
+			for i, a := range srv.Args {
+				args[i] = w.render(&srv, "args", a)
+			}
+			m.Set("args", args)
+		}
+		if len(srv.Env) > 0 {
+			env := yamledit.Map{}
+			for _, k := range sortedKeys(srv.Env) {
+				env.Set(k, w.render(&srv, "env."+k, srv.Env[k]))
+			}
+			m.Set("env", env)
+		}
+		if srv.Cwd != "" {
+			m.Set("cwd", w.render(&srv, "cwd", srv.Cwd))
+		}
+		if len(srv.Headers) > 0 {
+			w.warn(&srv, "headers", "Continue sends no headers to a stdio server; headers not written")
+		}
+	default:
+		if srv.Transport == canonical.SSE {
+			m.Set("type", "sse")
+		} else {
+			m.Set("type", "streamable-http")
+		}
+		m.Set("url", w.render(&srv, "url", srv.URL))
+		ro := yamledit.Map{}
+		if len(srv.Headers) > 0 {
+			h := yamledit.Map{}
+			for _, k := range sortedKeys(srv.Headers) {
+				h.Set(k, w.render(&srv, "headers."+k, srv.Headers[k]))
+			}
+			ro.Set("headers", h)
+		}
+		if v, ok := fromJSON(srv.Extra[ID]["requestOptions"]); ok {
+			if t, ok := v.(yamledit.Map); ok {
+				for _, f := range t {
+					if f.Key != "headers" {
+						ro.Set(f.Key, f.Value)
+					}
+				}
+			}
+		}
+		if len(ro) > 0 {
+			m.Set("requestOptions", ro)
+		}
+		for field, set := range map[string]bool{"args": len(srv.Args) > 0, "env": len(srv.Env) > 0, "cwd": srv.Cwd != ""} {
+			if set {
+				w.warn(&srv, field, "Continue does not take %s for a url server; %s not written", field, field)
+			}
+		}
+	}
+	if srv.StartupTimeout > 0 {
+		ms := int64((srv.StartupTimeout + time.Millisecond - 1) / time.Millisecond)
+		m.Set("connectionTimeout", ms)
+	}
+	if srv.ToolTimeout > 0 {
+		w.warn(&srv, "toolTimeout", "Continue has no per-call timeout for MCP tools; toolTimeout not written")
+	}
+	if srv.Disabled {
+		w.warn(&srv, "disabled", "Continue has no setting to disable one MCP server; written enabled")
+	}
+	if len(srv.ToolsAllow) > 0 {
+		w.warn(&srv, "toolsAllow", "Continue has no tool filter for MCP servers; toolsAllow not written")
+	}
+	if len(srv.ToolsDeny) > 0 {
+		w.warn(&srv, "toolsDeny", "Continue has no tool filter for MCP servers; toolsDeny not written")
+	}
+	if !srv.Auth.OAuth.IsZero() {
+		w.warn(&srv, "oauth", "Continue has no OAuth client settings for MCP servers; not written")
+	}
+	raw := w.f.raw[srv.Name]
+	x := srv.Extra[ID]
+	if x == nil {
+		for _, k := range w.f.order[srv.Name] {
+			if !modelled[k] {
+				m.Set(k, raw[k])
+			}
+		}
+	} else {
+		for _, k := range sortedKeys(x) {
+			if modelled[k] {
+				continue
+			}
+			if v, ok := fromJSON(x[k]); ok {
+				if old, has := raw[k]; has && yamledit.Equal(old, v) {
+					v = old
+				}
+				m.Set(k, v)
+			}
+		}
+	}
+	return m
+}
+
+// fromJSON turns an Extra value back into a YAML value, keeping the key
+// order of objects; ok is false for an absent value.
+func fromJSON(raw json.RawMessage) (any, bool) {
+	if len(raw) == 0 {
+		return nil, false
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	return readJSON(dec)
+}
+
+func readJSON(dec *json.Decoder) (any, bool) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, false
+	}
+	switch x := tok.(type) {
+	case json.Delim:
+		switch x {
+		case '{':
+			m := yamledit.Map{}
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return nil, false
+				}
+				k, _ := kt.(string)
+				v, ok := readJSON(dec)
+				if !ok {
+					return nil, false
+				}
+				m = append(m, yamledit.Field{Key: k, Value: v})
+			}
+			_, err := dec.Token()
+			return m, err == nil
+		case '[':
+			list := []any{}
+			for dec.More() {
+				v, ok := readJSON(dec)
+				if !ok {
+					return nil, false
+				}
+				list = append(list, v)
+			}
+			_, err := dec.Token()
+			return list, err == nil
+		}
+	case json.Number:
+		if i, err := x.Int64(); err == nil && !strings.ContainsAny(string(x), ".eE") {
+			return i, true
+		}
+		f, err := x.Float64()
+		return f, err == nil
+	case string, bool:
+		return x, true
+	case nil:
+		return nil, true
+	}
+	return nil, false
+}
