@@ -389,11 +389,11 @@ func (a *App) printSteps(in resolve.Input, steps []resolve.Step) {
 	}
 }
 
-// interactive reports whether values can be asked for: stdin and stderr
-// are terminals and the output is for a person.
+// interactive reports whether values can be asked for: stdin is a
+// terminal and the output is for a person. Prompts go to stderr.
 func (a *App) interactive() bool {
 	f, ok := a.Stdin.(*os.File)
-	return ok && isTerminal(f) && a.stderrTTY && !a.JSON
+	return ok && isTerminal(f) && !a.JSON
 }
 
 // askInputs asks for each missing value on the terminal; secrets are read
