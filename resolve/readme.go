@@ -160,11 +160,14 @@ func ReadmeCandidates(text []byte, opts ReadmeOptions) ([]Candidate, []string) {
 	}
 	cands = dedupe(cands)
 	rankCandidates(cands)
+	ids := map[string]bool{}
 	for i := range cands {
-		cands[i].ID = opts.Name + ":" + cands[i].Runner
-		if i > 0 && strings.HasPrefix(cands[i-1].ID, cands[i].ID) {
-			cands[i].ID += "@" + strconv.Itoa(cands[i].Line)
+		id := opts.Name + ":" + cands[i].Runner
+		if ids[id] {
+			id += "@" + strconv.Itoa(cands[i].Line)
 		}
+		ids[id] = true
+		cands[i].ID = id
 	}
 	return cands, notes
 }

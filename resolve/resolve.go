@@ -324,9 +324,9 @@ func (r *run) serverJSONStep(ctx context.Context) ([]group, error) {
 			r.note(StepServerJSON, r.repo.webURL(p), false, "%s is not a usable server.json: %v", p, err)
 			continue
 		}
-		fileDir := path.Dir(strings.TrimSuffix(p, "/.mcp/server.json"))
-		if strings.HasSuffix(p, ".mcp/server.json") {
-			fileDir = path.Dir(path.Dir(p))
+		fileDir := path.Dir(p) // the package folder: server.json sits in it or in its .mcp/
+		if path.Base(fileDir) == ".mcp" {
+			fileDir = path.Dir(fileDir)
 		}
 		if fileDir == "." {
 			fileDir = ""
@@ -807,9 +807,6 @@ func (r *run) pkg(ctx context.Context) (*Result, error) {
 		r.note(StepRegistry, u, false, "no registry entry publishes %s package %s", r.in.Ecosystem, ident)
 	}
 	p := Package{RegistryType: regType, Identifier: ident, Version: r.in.Version, Transport: Transport{Type: "stdio"}}
-	if regType == "oci" && r.in.Version == "" {
-		p.Version = "" // the tag, if any, is already part of the identifier
-	}
 	b := &builder{name: r.defaultName(), values: r.opts.Inputs}
 	c, ok := b.pkg(p)
 	if !ok {
@@ -879,6 +876,9 @@ func (r *run) decide(step string, groups []group) (*Result, error) {
 	cands := g.cands
 	if len(cands) == 0 {
 		return nil, &NotFoundError{Input: r.in, Evidence: r.evidence}
+	}
+	if pick != "" && len(groups) == 1 && groupMatches(g, pick) {
+		pick = "" // the pick names the one server there is
 	}
 	var chosen Candidate
 	switch {

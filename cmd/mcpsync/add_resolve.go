@@ -119,6 +119,8 @@ func (a *App) addResolved(ctx context.Context, cmd *cli.Command, input string) e
 		return a.resolveFailed(in, err, explain)
 	}
 
+	warnUnknownInputs(a.Stderr, values, res)
+
 	// Values the entry needs: from --input, the environment, or a terminal.
 	secrets := map[string]string{}
 	for _, ri := range res.Inputs {
@@ -431,6 +433,26 @@ func (a *App) askInputs(missing []resolve.RequiredInput) (map[string]string, err
 		out[in.Name] = v
 	}
 	return out, nil
+}
+
+// warnUnknownInputs says which --input names the entry has no use for: a
+// typo would otherwise be silently ignored.
+func warnUnknownInputs(w io.Writer, values map[string]string, res *resolve.Result) {
+	known := map[string]bool{}
+	var names []string
+	for _, in := range res.Inputs {
+		known[in.Name], known[in.Label], known[strings.TrimLeft(in.Label, "-")] = true, true, true
+		names = append(names, in.Name)
+	}
+	for _, k := range sortedStringKeys(values) {
+		if !known[k] {
+			have := "it takes none"
+			if len(names) > 0 {
+				have = "it takes " + strings.Join(names, ", ")
+			}
+			fmt.Fprintf(w, "warning: --input %s: %s has no such input (%s)\n", k, res.Server.Name, have)
+		}
+	}
 }
 
 // parseInputs reads --input NAME=VALUE flags.
