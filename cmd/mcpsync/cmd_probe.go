@@ -60,7 +60,7 @@ func (a *App) probeCommand() *cli.Command {
 			&cli.IntFlag{Name: "parallel", Value: probe.DefaultParallel, Usage: "probe `N` servers at a time"},
 			&cli.IntFlag{Name: "retries", Value: 2, Usage: "retry a remote server `N` times after a transient failure (connection refused, 5xx), with backoff"},
 			&cli.BoolFlag{Name: "strict", Usage: "exit 1 when any enabled server is not ready"},
-			&cli.StringSliceFlag{Name: "require-tools", Usage: "`NAME=tool1,tool2`: server NAME must offer these tools, else it is degraded (repeatable)"},
+			&cli.StringSliceFlag{Name: "require-tools", Usage: "server NAME must offer the comma-separated `NAME=TOOLS`, else it is degraded (repeatable)"},
 			&cli.StringSliceFlag{Name: "transport", Usage: "probe only servers of `T` (stdio, http, sse; repeatable or comma-separated); others are skipped"},
 		},
 		ShellComplete: a.completeServerNames,
