@@ -330,3 +330,21 @@ func TestFutureClientsWrite(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkParseBuiltins is the cold start-up cost of the built-in specs:
+// parsing every one of them (each is parsed once per process, on first use).
+func BenchmarkParseBuiltins(b *testing.B) {
+	var srcs [][]byte
+	for _, id := range spec.BuiltinIDs() {
+		src, _ := spec.BuiltinSource(id)
+		srcs = append(srcs, src)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, src := range srcs {
+			if _, diags := spec.Parse("builtin.hcl", src); diags.HasErrors() {
+				b.Fatal(diags.Err())
+			}
+		}
+	}
+}
