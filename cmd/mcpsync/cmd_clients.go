@@ -121,7 +121,11 @@ func (a *App) printClients(list []clientJSON) {
 			}
 			file := a.displayPath(l.Path)
 			if l.Project != "" && l.Scope == canonical.ScopeLocal {
-				file += " [project " + a.displayPath(l.Project) + "]"
+				project := a.displayPath(l.Project)
+				if l.Project == a.projectRoot() {
+					project = "this project"
+				}
+				file += " [" + project + "]"
 			}
 			status := a.paint(false, styleDim, "missing")
 			switch {

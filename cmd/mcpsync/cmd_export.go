@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/mcpsync/mcpsync/emitters"
 	"github.com/urfave/cli/v3"
@@ -163,14 +164,23 @@ func (a *App) printFileLines(p *emitters.Plan, dryRun bool) {
 }
 
 // printSkipped says which clients got no file and why. With --to all, the
-// clients that are simply not installed are only counted, to keep the
-// output short.
+// clients that are simply not installed share one line, to keep the output
+// short (--json has each reason).
 func (a *App) printSkipped(skipped []skipNote, toStderr bool) {
 	w := a.Stdout
 	if toStderr {
 		w = a.Stderr
 	}
+	var undetected []string
 	for _, s := range skipped {
+		if s.undetected {
+			undetected = append(undetected, s.Client)
+			continue
+		}
 		fmt.Fprintf(w, "skipped %s: %s\n", s.Client, s.Reason)
+	}
+	if len(undetected) > 0 {
+		fmt.Fprintf(w, "skipped %s: not detected on this machine (name a client in --to to create its file)\n",
+			strings.Join(undetected, ", "))
 	}
 }

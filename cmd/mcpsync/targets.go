@@ -127,6 +127,8 @@ func selectClients(reg *formats.Registry, ids []string) (adapters []formats.Adap
 type skipNote struct {
 	Client string `json:"client"`
 	Reason string `json:"reason"`
+	// undetected: skipped by --to all because the client is not installed.
+	undetected bool
 }
 
 // exportTargets picks, for every client, the one file of the scope that
@@ -162,12 +164,12 @@ func exportTargets(adapters []formats.Adapter, env formats.Env, scope canonical.
 			if readOnly {
 				reason = fmt.Sprintf("its %s-scope file is read-only for mcpsync", scope)
 			}
-			skipped = append(skipped, skipNote{ad.ID(), reason})
+			skipped = append(skipped, skipNote{Client: ad.ID(), Reason: reason})
 			continue
 		}
 		if fromAll {
 			if ok, why := clientDetected(locs, env); !ok {
-				skipped = append(skipped, skipNote{ad.ID(), "not detected (" + why + "); name it in --to to create its file"})
+				skipped = append(skipped, skipNote{ad.ID(), "not detected (" + why + "); name it in --to to create its file", true})
 				continue
 			}
 		}
