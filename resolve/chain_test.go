@@ -357,9 +357,11 @@ func TestTokenGoesToGitHubOnly(t *testing.T) {
 	private.Private = true
 	e := newEnv(t, private)
 	e.fake.Token = "t0ken"
+	e.opts.CacheDir = t.TempDir()
 	if _, err := e.resolve(t, "acme/secret"); err == nil {
 		t.Fatal("a private repository resolved without a token")
 	}
+	// The 404 seen without a token is cached, but not for a run with one.
 	e.opts.Token = "t0ken"
 	wantCommand(t, e.must(t, "acme/secret"), "npx", "-y", "acme-secret")
 	authed := e.fake.AuthorizedRequests()

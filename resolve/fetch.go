@@ -39,7 +39,16 @@ type response struct {
 // get fetches u. 200 and 404 are answers (the caller decides what a 404
 // means); a rate limit, another status or a network failure is an error.
 func (f *fetcher) get(ctx context.Context, u, accept string) (response, error) {
+	authed := false
+	for _, p := range f.tokenPrefixes {
+		authed = authed || (f.token != "" && strings.HasPrefix(u, p))
+	}
+	// Answers with and without the token differ (a private repository is
+	// a 404 without it): they are cached apart.
 	key := accept + " " + u
+	if authed {
+		key += " (token)"
+	}
 	if !f.refresh {
 		if e, ok := f.cache.get(key); ok {
 			return response{status: e.Status, body: e.Body, cached: true}, nil
@@ -53,10 +62,6 @@ func (f *fetcher) get(ctx context.Context, u, accept string) (response, error) {
 		req.Header.Set("Accept", accept)
 	}
 	req.Header.Set("User-Agent", f.userAgent)
-	authed := false
-	for _, p := range f.tokenPrefixes {
-		authed = authed || (f.token != "" && strings.HasPrefix(u, p))
-	}
 	if authed {
 		req.Header.Set("Authorization", "Bearer "+f.token)
 		req.Header.Set("X-GitHub-Api-Version", "2022-11-28")
