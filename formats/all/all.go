@@ -37,8 +37,8 @@ func NewRegistry(opts Options) *formats.Registry {
 	r := formats.NewRegistry()
 	builtin := formats.Origin{Builtin: true}
 	// Built-in adapters, alphabetical by id. A client described by its spec
-	// alone is spec.MustAdapter(spec.MustBuiltin(id), nil); a client with Go
-	// quirks has a package exposing Adapter() formats.Adapter.
+	// alone is plain(id); a client with Go quirks has a package exposing
+	// Adapter() formats.Adapter.
 	r.Register(plain("claude-code"), builtin)
 	r.Register(plain("claude-desktop"), builtin)
 	// >>> codex
@@ -60,5 +60,6 @@ func NewRegistry(opts Options) *formats.Registry {
 	return r
 }
 
-// plain is a built-in client that its spec describes entirely.
-func plain(id string) formats.Adapter { return spec.MustAdapter(spec.MustBuiltin(id), nil) }
+// plain is a built-in client that its spec describes entirely. Its spec is
+// parsed on first use.
+func plain(id string) formats.Adapter { return spec.BuiltinAdapter(id, nil) }

@@ -7,6 +7,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/formats"
 )
 
 //go:embed builtin/*.hcl
@@ -68,3 +71,67 @@ func MustBuiltin(id string) *Spec {
 	}
 	return s
 }
+
+// BuiltinAdapter returns the adapter of a built-in client without parsing
+// its spec yet: the spec is parsed on the first call that needs it, so that
+// a command pays only for the clients it touches. h are the client's Go
+// quirks (nil for none).
+func BuiltinAdapter(id string, h Hooks) formats.Adapter {
+	if _, ok := BuiltinSource(id); !ok {
+		panic("spec: no built-in client " + id)
+	}
+	return &lazyAdapter{id: id, hooks: h}
+}
+
+// lazyAdapter parses its built-in spec on first use.
+type lazyAdapter struct {
+	id    string
+	hooks Hooks
+	once  sync.Once
+	a     *Adapter
+}
+
+var (
+	_ formats.Adapter     = (*lazyAdapter)(nil)
+	_ formats.FileChooser = (*lazyAdapter)(nil)
+)
+
+func (l *lazyAdapter) get() *Adapter {
+	l.once.Do(func() { l.a = MustAdapter(MustBuiltin(l.id), l.hooks) })
+	return l.a
+}
+
+// ID implements formats.Adapter without parsing the spec.
+func (l *lazyAdapter) ID() string { return l.id }
+
+// DisplayName implements formats.Adapter.
+func (l *lazyAdapter) DisplayName() string { return l.get().DisplayName() }
+
+// Capabilities implements formats.Adapter.
+func (l *lazyAdapter) Capabilities() formats.Capabilities { return l.get().Capabilities() }
+
+// Locations implements formats.Adapter.
+func (l *lazyAdapter) Locations(env formats.Env) []formats.Location { return l.get().Locations(env) }
+
+// Decode implements formats.Adapter.
+func (l *lazyAdapter) Decode(loc formats.Location, data []byte) (canonical.Set, canonical.Diagnostics) {
+	return l.get().Decode(loc, data)
+}
+
+// Encode implements formats.Adapter.
+func (l *lazyAdapter) Encode(loc formats.Location, data []byte, want canonical.Set, opts formats.EncodeOptions) ([]byte, canonical.Diagnostics) {
+	return l.get().Encode(loc, data, want, opts)
+}
+
+// ChooseFiles implements formats.FileChooser.
+func (l *lazyAdapter) ChooseFiles(locs []formats.Location, exists func(string) bool) []formats.Location {
+	return l.get().ChooseFiles(locs, exists)
+}
+
+// EntrySpan is Adapter.EntrySpan.
+func (l *lazyAdapter) EntrySpan(loc formats.Location, data []byte, name string) (int, int, bool) {
+	return l.get().EntrySpan(loc, data, name)
+}
+
+// Spec returns the parsed spec.
+func (l *lazyAdapter) Spec() *Spec { return l.get().Spec() }

@@ -21,7 +21,7 @@ import (
 )
 
 // Adapter returns the VS Code adapter.
-func Adapter() formats.Adapter { return spec.MustAdapter(spec.MustBuiltin("vscode"), Hooks{}) }
+func Adapter() formats.Adapter { return spec.BuiltinAdapter("vscode", Hooks{}) }
 
 // addedMark ends the description of an input mcpsync added.
 const addedMark = " (added by mcpsync)"
