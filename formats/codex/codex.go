@@ -9,6 +9,17 @@
 // env_http_headers. What has no such form is written literally, with a
 // warning that names the server and the field.
 //
+// Codex has no SSE transport. An SSE server is not written (a warning says
+// so, and an entry of that name already in the file is left as it is):
+// Codex would speak streamable HTTP to the SSE endpoint, which fails at
+// start-up in a way that is harder to diagnose than a server that is
+// plainly missing. A type key (other clients' spelling) is ignored by Codex
+// and kept as an unknown key.
+//
+// On Windows, npx, npm, pnpm, yarn and bunx are .cmd scripts that Codex
+// (Rust's Command) cannot start: with EncodeOptions.OS "windows" they are
+// written as cmd /c npx ..., and read back unwrapped.
+//
 // Edits go through formats/internal/tomledit: only the servers that change
 // are touched, key by key, so comments and the rest of config.toml stay as
 // the user wrote them (codex mcp add itself drops the comments inside every
