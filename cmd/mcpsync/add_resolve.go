@@ -359,6 +359,14 @@ func (a *App) printResolved(res *resolve.Result) {
 	if len(optional) > 0 {
 		fmt.Fprintf(a.Stdout, "  optional, not set: %s (pass --input NAME=VALUE to use them)\n", strings.Join(optional, ", "))
 	}
+	if res.Runner != "remote" {
+		for _, c := range res.Candidates {
+			if c.Runner == "remote" {
+				fmt.Fprintf(a.Stdout, "  also hosted at %s (add --remote to use it)\n", c.Server.URL)
+				break
+			}
+		}
+	}
 }
 
 // printExplain prints the chain and the candidates of the winning step.
