@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/mcpsync/mcpsync/formats/formatstest"
 )
 
 // sharedDir is /work/shared seen from this package: the public samples and
@@ -54,6 +56,9 @@ func FuzzSplice(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	for _, data := range seedFiles(f) {
+		f.Add(data)
+	}
+	for _, data := range formatstest.Seeds([]string{"../../../testdata/clients/codex"}, nil) {
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/mcpsync/mcpsync/formats/formatstest"
 )
 
 const sharedDir = "../../../../shared"
@@ -35,6 +37,9 @@ func FuzzYAMLEdit(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	for _, data := range seedFiles(f) {
+		f.Add(data)
+	}
+	for _, data := range formatstest.Seeds([]string{"../../../testdata/clients/goose", "../../../testdata/clients/continue"}, nil) {
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
