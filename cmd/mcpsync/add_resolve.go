@@ -124,7 +124,11 @@ func (a *App) addResolved(ctx context.Context, cmd *cli.Command, input string) e
 	// Values the entry needs: from --input, the environment, or a terminal.
 	secrets := map[string]string{}
 	for _, ri := range res.Inputs {
-		if v, ok := values[ri.Name]; ok && ri.Secret {
+		v, ok := values[ri.Name]
+		if !ok && ri.Label != "" {
+			v, ok = values[ri.Label]
+		}
+		if ok && ri.Secret {
 			secrets[ri.Name] = v
 		}
 	}
@@ -150,6 +154,13 @@ func (a *App) addResolved(ctx context.Context, cmd *cli.Command, input string) e
 			}
 		}
 		missing = nil
+	}
+
+	// A name taken by another server is refused before the probe runs.
+	if old, ok := st.Servers.Get(res.Server.Name); ok && !cmd.Bool("force") && !sameServer(old, res.Server) {
+		msg := fmt.Sprintf("server %q is already in %s with a different definition; add --force to replace it, "+
+			"or --name NAME to add this one under another name", res.Server.Name, a.storeDisplay(st.Path))
+		return a.resolveAborted(resolveReport{Result: res}, msg)
 	}
 
 	report := resolveReport{Result: res}
