@@ -157,6 +157,8 @@ func (a *App) printFileLines(p *emitters.Plan, dryRun bool) {
 		line := fmt.Sprintf("%s\t%s\t%s", a.paint(false, style, verb), a.displayPath(fc.Path), fileClients(fc))
 		if c := entryCounts(fc); c != "" {
 			line += "\t" + c
+		} else if fc.Before == nil && fc.Kind == emitters.Unchanged {
+			line += "\t(no file, nothing to write)"
 		}
 		fmt.Fprintln(tw, line)
 	}

@@ -311,6 +311,10 @@ func (a *App) planExport(o planExportOptions, lock bool) (*exportRun, error) {
 	if err != nil {
 		return nil, err
 	}
+	if st.Servers.Len() == 0 && !o.prune {
+		fmt.Fprintf(a.Stderr, "note: the store %s has no servers; add some with 'mcpsync add' or 'mcpsync import --from CLIENT'\n",
+			a.displayPath(st.Path))
+	}
 	env := a.formatsEnv(o.goos)
 	targets, skipped := exportTargets(adapters, env, o.scope, fromAll)
 	run := &exportRun{skipped: skipped}
