@@ -134,7 +134,11 @@ func ReadmeCandidates(text []byte, opts ReadmeOptions) ([]Candidate, []string) {
 				}
 			}
 		case configHint.Match(b.Text):
-			set, ds := paste.Parse(b.Text, paste.Options{File: opts.File, Name: opts.Name})
+			set, ds := paste.Parse(b.Text, paste.Options{File: opts.File})
+			if ds.HasErrors() {
+				// A single server object without a key needs a name.
+				set, ds = paste.Parse(b.Text, paste.Options{File: opts.File, Name: opts.Name})
+			}
 			if ds.HasErrors() {
 				// Prose-like JSON (a tool's output, a partial example) holds no
 				// entry; a block that names servers but does not parse is worth saying.
@@ -143,7 +147,7 @@ func ReadmeCandidates(text []byte, opts ReadmeOptions) ([]Candidate, []string) {
 				}
 				continue
 			}
-			add(set.Servers, b.Line, "snippet in a ```"+b.Info+" block")
+			add(ownServers(set.Servers, opts.Repo, opts.Name), b.Line, "snippet in a ```"+b.Info+" block")
 		}
 	}
 	for _, m := range vscodeBadge.FindAllSubmatchIndex(text, -1) {
@@ -170,6 +174,25 @@ func ReadmeCandidates(text []byte, opts ReadmeOptions) ([]Candidate, []string) {
 		cands[i].ID = id
 	}
 	return cands, notes
+}
+
+// ownServers keeps, of a snippet listing several servers (a whole config
+// file shown as an example), those named after the repository, if any.
+func ownServers(srvs []canonical.Server, repo, name string) []canonical.Server {
+	if len(srvs) < 2 {
+		return srvs
+	}
+	var own []canonical.Server
+	for _, s := range srvs {
+		k := ShortName(s.Name)
+		if k != "" && (k == ShortName(repo) || k == name || strings.Contains(ShortName(repo), k) || strings.Contains(k, ShortName(repo))) {
+			own = append(own, s)
+		}
+	}
+	if len(own) > 0 {
+		return own
+	}
+	return srvs
 }
 
 // windowsOnly says why a server only runs on Windows ("" if it does not):

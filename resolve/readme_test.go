@@ -193,3 +193,19 @@ func TestIsPlaceholder(t *testing.T) {
 		}
 	}
 }
+
+func TestReadmeSnippetWithSeveralServers(t *testing.T) {
+	// A whole config shown as an example: the repository's own server is kept.
+	cands := readme(t, "```json\n"+`{"mcpServers": {
+  "github": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-github"]},
+  "demo": {"command": "uvx", "args": ["demo-mcp"]}
+}}`+"\n```\n")
+	if len(cands) != 1 || CommandLine(cands[0].Server) != "uvx demo-mcp" {
+		t.Errorf("got %+v, want only the demo server", cands)
+	}
+	// No server named after the repository: all are candidates.
+	cands = readme(t, "```json\n"+`{"mcpServers": {"a": {"command": "uvx", "args": ["a"]}, "b": {"command": "npx", "args": ["b"]}}}`+"\n```\n")
+	if len(cands) != 2 {
+		t.Errorf("got %d candidates, want 2", len(cands))
+	}
+}
