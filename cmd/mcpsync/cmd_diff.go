@@ -46,6 +46,9 @@ func (a *App) diffCommand() *cli.Command {
 			defer run.close()
 			showSecrets := cmd.Bool("show-secrets")
 			if err := a.reportPlanProblems(run.plan); err != nil {
+				if a.JSON {
+					a.printJSON(a.planJSON(run, true, false, showSecrets))
+				}
 				return err
 			}
 			pending := len(run.plan.Changes()) > 0
