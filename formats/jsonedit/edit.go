@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"sort"
 	"strings"
 
 	"github.com/tailscale/hujson"
+
+	splicelist "github.com/mcpsync/mcpsync/formats/internal/splice"
 )
 
 // A splice replaces src[start:end] with text.
@@ -69,30 +70,27 @@ func (d *Doc) flush() error {
 	if len(d.edits) == 0 {
 		return nil
 	}
-	d.src = apply(d.src, d.edits)
+	out, err := apply(d.src, d.edits)
+	if err != nil {
+		return err
+	}
+	d.src = out
 	d.edits, d.lines, d.stale = nil, nil, true
 	return nil
 }
 
-func apply(src []byte, edits []splice) []byte {
-	sort.SliceStable(edits, func(i, j int) bool { return edits[i].start < edits[j].start })
-	var b bytes.Buffer
-	b.Grow(len(src) + 64)
-	at := 0
+// apply writes the splices into src through the shared patch list, which
+// merges deletions that overlap and refuses any other overlap.
+func apply(src []byte, edits []splice) ([]byte, error) {
+	var l splicelist.List
 	for _, e := range edits {
-		if e.start < at { // merged deletions that overlap
-			if e.end > at {
-				at = e.end
-			}
-			b.WriteString(e.text)
-			continue
-		}
-		b.Write(src[at:e.start])
-		b.WriteString(e.text)
-		at = max(at, e.end)
+		l.Replace(e.start, e.end, e.text)
 	}
-	b.Write(src[at:])
-	return b.Bytes()
+	out, err := l.Apply(src)
+	if err != nil {
+		return nil, fmt.Errorf("jsonedit: %w; this is a bug", err)
+	}
+	return out, nil
 }
 
 // Bytes applies the pending edits and returns the text. The Doc then
