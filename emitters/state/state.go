@@ -85,7 +85,7 @@ type Entry struct {
 // NewEntry snapshots srv.
 func NewEntry(client string, srv canonical.Server, at time.Time) *Entry {
 	snap := Snapshot(srv)
-	return &Entry{Client: client, Hash: Hash(snap), Server: snap, At: at}
+	return &Entry{Client: client, Hash: hashSnapshot(snap), Server: snap, At: at}
 }
 
 // Snapshot returns srv in the form that is stored and hashed: a normalised
@@ -99,8 +99,11 @@ func Snapshot(srv canonical.Server) canonical.Server {
 
 // Hash returns a stable SHA-256 of the server's definition. Two servers that
 // mean the same thing (canonical.Equal with every client's Extra) hash the same.
-func Hash(srv canonical.Server) string {
-	s := Snapshot(srv)
+func Hash(srv canonical.Server) string { return hashSnapshot(Snapshot(srv)) }
+
+// hashSnapshot hashes a Snapshot; it compacts the snapshot's Extra values
+// in place.
+func hashSnapshot(s canonical.Server) string {
 	// Extra values are compact JSON from the adapters; re-marshal them so
 	// that spacing differences do not change the hash.
 	for _, keys := range s.Extra {
