@@ -260,16 +260,6 @@ func (d *Doc) Extension() (comment, trailingComma int) {
 	return comment, trailingComma
 }
 
-// commentIndex returns where the first comment starts in whitespace-and-comments text, or -1.
-func commentIndex(e []byte) int {
-	for i := 0; i+1 < len(e); i++ {
-		if e[i] == '/' && (e[i+1] == '/' || e[i+1] == '*') {
-			return i
-		}
-	}
-	return -1
-}
-
 // detectStyle reads the indent unit, line ending, final newline and BOM of a text.
 func detectStyle(src []byte, off int, root *hujson.Value) Style {
 	s := DefaultStyle

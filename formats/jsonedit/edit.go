@@ -102,9 +102,6 @@ func (d *Doc) Bytes() ([]byte, error) {
 	return d.src, nil
 }
 
-// Changed reports whether edits are pending.
-func (d *Doc) Changed() bool { return len(d.edits) > 0 }
-
 // Set makes the member at path (a list of names from the top-level object)
 // hold v. An existing value is replaced in place: the member keeps its
 // position and the comments around it. A missing member is added after the

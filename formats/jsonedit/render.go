@@ -39,14 +39,6 @@ type layout struct {
 
 func (l layout) deeper() layout { l.indent += l.unit; return l }
 
-// Render returns v as JSON laid out in style s (multi-line, s.Indent per
-// level, s.Newline between lines), starting at indentation indent.
-func Render(v any, s Style, indent string) (string, error) {
-	var b strings.Builder
-	err := render(&b, v, layout{multiline: true, indent: indent, unit: s.Indent, nl: s.Newline, colon: ": ", comma: ", "})
-	return b.String(), err
-}
-
 func render(b *strings.Builder, v any, l layout) error {
 	switch x := v.(type) {
 	case nil:
