@@ -243,6 +243,11 @@ func rollback(done []*FileChange, m BackupManifest, dir string, cause error) err
 			failed = append(failed, fmt.Sprintf("%s (%v)", fc.Path, err))
 		}
 	}
+	if len(failed) == 0 {
+		// Every file is as it was: this apply left nothing to restore, so
+		// its backup would only mislead a later restore.
+		os.RemoveAll(dir)
+	}
 	msg := fmt.Sprintf("writing failed: %v", cause)
 	if len(done) > 0 {
 		if len(failed) == 0 {

@@ -290,6 +290,9 @@ func TestFailedWriteRollsBackEarlierFiles(t *testing.T) {
 	if got := sb.read(".b"); got != "# late change\n" {
 		t.Fatalf(".b was touched: %q", got)
 	}
+	if entries, _ := os.ReadDir(filepath.Join(sb.stateDir, BackupDirName)); len(entries) != 0 {
+		t.Fatalf("a rolled-back apply left a backup behind: %v", entries)
+	}
 }
 
 func TestSymlinkIsKeptAndBackupWritten(t *testing.T) {

@@ -95,6 +95,20 @@ func init() {
 		ts.Check(os.WriteFile(ts.MkAbs(args[0]), data, 0o644))
 	}
 
+	// emptydir DIR: the directory is absent or empty.
+	scriptCmds["emptydir"] = func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 1 {
+			ts.Fatalf("usage: emptydir DIR")
+		}
+		entries, err := os.ReadDir(ts.MkAbs(args[0]))
+		if err != nil && !os.IsNotExist(err) {
+			ts.Fatalf("%s: %v", args[0], err)
+		}
+		if len(entries) > 0 {
+			ts.Fatalf("%s holds %d entries, want none", args[0], len(entries))
+		}
+	}
+
 	// filemode FILE MODE: the file's permission bits, in octal.
 	scriptCmds["filemode"] = func(ts *testscript.TestScript, neg bool, args []string) {
 		if neg || len(args) != 2 {
