@@ -1,37 +1,3 @@
-// Package spec describes a JSON-family client declaratively and turns the
-// description into a formats.Adapter.
-//
-// Most clients are "a JSON object under a wrapper key, with slightly
-// different field names". A spec says which: where the files are per OS and
-// scope, the path to the server map, the spelling of every field, of every
-// transport and of placeholders, and what a url without a type means. The
-// built-in clients are specs embedded in the binary (builtin/*.hcl); a user
-// adds a client by dropping the same kind of file into
-// $XDG_CONFIG_HOME/mcpsync/clients.d. Go code is left for real quirks,
-// through Hooks.
-//
-// A spec file holds one or more client blocks:
-//
-//	client "cursor" {
-//	  display_name = "Cursor"
-//	  format       = "json"          # json | jsonc | json-comments
-//	  placeholders = "env-colon"     # a canonical.Dialect name
-//	  servers      = ["mcpServers"]  # path to the server map
-//
-//	  location "user"    { path = "${home}/.cursor/mcp.json" }
-//	  location "project" { path = "${project}/.cursor/mcp.json" }
-//
-//	  fields {
-//	    type    = "type"
-//	    command = "command"
-//	    ...
-//	  }
-//	  transport "stdio" { type = "stdio"  write_type = false }
-//	  transport "http"  { type = "http" }
-//	  url_without_type = "auto"
-//	}
-//
-// See builtin/*.hcl for every attribute in use, and Format for the reference.
 package spec
 
 import (

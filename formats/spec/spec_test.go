@@ -348,3 +348,42 @@ func BenchmarkParseBuiltins(b *testing.B) {
 		}
 	}
 }
+
+// TestDocumentedFormat parses the reference example of the package doc, so
+// that the documentation cannot describe a format the parser refuses.
+func TestDocumentedFormat(t *testing.T) {
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var example []string
+	in := false
+	for _, line := range strings.Split(string(doc), "\n") {
+		text, ok := strings.CutPrefix(line, "//\t")
+		if !ok {
+			continue
+		}
+		if strings.HasPrefix(text, `client "my-editor"`) {
+			in = true
+		}
+		if in {
+			example = append(example, text)
+			if text == "}" {
+				break
+			}
+		}
+	}
+	if len(example) < 10 {
+		t.Fatalf("no example found in doc.go")
+	}
+	// The example shows both flags of the same kind; keep one of each.
+	src := strings.Join(example, "\n")
+	src = strings.Replace(src, `    enabled         = "enabled"       # or disabled = "disabled"`, `    enabled         = "enabled"`, 1)
+	specs, diags := spec.Parse("doc.go", []byte(src))
+	if len(diags) > 0 || len(specs) != 1 {
+		t.Fatalf("the documented example does not parse:\n%s\n%s", formatstest.FormatDiags(diags), src)
+	}
+	if _, err := spec.NewAdapter(specs[0], nil); err != nil {
+		t.Fatal(err)
+	}
+}
