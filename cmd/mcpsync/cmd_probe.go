@@ -198,15 +198,16 @@ func (a *App) runProbe(ctx context.Context, cmd *cli.Command, r probeRun) error 
 	stop := a.probeProgress(len(servers), &r.opts)
 	rep := probe.Run(ctx, servers, r.opts)
 	stop()
-	if err := ctx.Err(); err != nil {
-		return err
-	}
+	// Interrupted, the servers finished so far are still reported.
 	if a.JSON {
 		if err := a.printJSON(rep); err != nil {
 			return err
 		}
 	} else {
 		a.printProbeReport(rep, servers)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
 	}
 	if r.strict && !rep.AllReady() {
 		bad := rep.Summary.Failed + rep.Summary.Degraded
