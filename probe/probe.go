@@ -222,6 +222,9 @@ func One(ctx context.Context, s canonical.Server, opts Options) Result {
 		}
 	}
 	res.Message, res.Hint = sp.scrub.scrub(res.Message), sp.scrub.scrub(res.Hint)
+	if res.ServerInfo != nil {
+		res.ServerInfo.Name, res.ServerInfo.Version = sp.scrub.scrub(res.ServerInfo.Name), sp.scrub.scrub(res.ServerInfo.Version)
+	}
 	res.StderrTail = sp.scrub.scrubAll(res.StderrTail)
 	for i := range res.Attempts {
 		res.Attempts[i].Message = sp.scrub.scrub(res.Attempts[i].Message)

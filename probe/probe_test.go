@@ -277,7 +277,9 @@ func processGone(pid int) bool {
 	}
 	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
-		return os.IsNotExist(err)
+		// Without /proc (macOS) a process kill(2) still reaches is running.
+		_, noProc := os.Stat("/proc/self")
+		return os.IsNotExist(err) && noProc == nil
 	}
 	// The state follows the command name in parentheses: "pid (comm) Z ...".
 	if i := strings.LastIndexByte(string(stat), ')'); i >= 0 && i+2 < len(stat) {
@@ -644,5 +646,17 @@ func TestJSONShape(t *testing.T) {
 	}
 	if tools, ok := b["tools"].([]any); !ok || len(tools) != 0 {
 		t.Errorf("tools must be an empty array, got %v", b["tools"])
+	}
+}
+
+func TestWrongPathIsProtocolError(t *testing.T) {
+	t.Parallel()
+	url := httpFixture(t, mcpfixture.Config{Transport: "http"})
+	opts := testOptions(t)
+	opts.Retries = 2
+	r := One(t.Context(), canonical.Server{Name: "typo", URL: strings.TrimSuffix(url, "/mcp") + "/mpc"}, opts)
+	wantState(t, r, Failed, ProtocolError)
+	if r.HTTPStatus != 404 || len(r.Attempts) != 1 || !strings.Contains(r.Message, "404 Not Found") || !strings.Contains(r.Hint, "/mcp") {
+		t.Errorf("status %d attempts %d message %q hint %q", r.HTTPStatus, len(r.Attempts), r.Message, r.Hint)
 	}
 }

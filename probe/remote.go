@@ -100,7 +100,8 @@ func remoteFailure(err error, rec *recorder, sp *spec, stage string, timedOut bo
 			"raise --timeout, or set the server's startup timeout in its config", last, false}
 	case errors.Is(err, transport.ErrLegacySSEServer):
 		return failure{ProtocolError, fmt.Sprintf("%s answered %s to an initialize POST: it does not speak streamable HTTP", host, statusText(last)),
-			`if this is an SSE endpoint, set the transport to "sse"`, last, transientStatus(last)}
+			`check the URL's path (streamable HTTP servers usually answer at /mcp); if it is an SSE endpoint, set the transport to "sse"`,
+			last, transientStatus(last)}
 	case last >= 400:
 		hint := "check the URL's path (streamable HTTP servers usually answer at /mcp, SSE at /sse)"
 		if transientStatus(last) {
