@@ -117,10 +117,6 @@ func targetOS(env formats.Env) string {
 	return runtime.GOOS
 }
 
-// alternativeNote starts the Note of a location that is written only when
-// it exists and the scope's usual file does not (see ChooseFiles).
-const alternativeNote = "alternative to "
-
 // Locations implements formats.Adapter.
 func (a *Adapter) Locations(env formats.Env) []formats.Location {
 	env.OS = targetOS(env)
@@ -143,11 +139,8 @@ func (a *Adapter) Locations(env formats.Env) []formats.Location {
 		}
 		if ls.Alternative {
 			loc.ReadOnly = true
-			for _, prev := range out {
-				if prev.Scope == loc.Scope && !prev.ReadOnly && prev.Project == loc.Project {
-					loc.Note = alternativeNote + prev.Path + ": written instead when it exists and " + baseName(prev.Path) + " does not"
-					break
-				}
+			if usual, ok := a.usual(out, loc); ok {
+				loc.Note = alternativeNote(usual)
 			}
 		}
 		out = append(out, loc)
@@ -155,21 +148,62 @@ func (a *Adapter) Locations(env formats.Env) []formats.Location {
 	return out
 }
 
+// usual returns the file a scope is normally written to: its first
+// writable location that is not an alternative.
+func (a *Adapter) usual(locs []formats.Location, alt formats.Location) (formats.Location, bool) {
+	for _, l := range locs {
+		if l.Scope == alt.Scope && l.Project == alt.Project && l.Path != alt.Path && !l.ReadOnly {
+			return l, true
+		}
+	}
+	return formats.Location{}, false
+}
+
+func alternativeNote(usual formats.Location) string {
+	return "written instead of " + baseName(usual.Path) + " when only this file exists"
+}
+
+// specOf finds the spec location a Location stands for: the same scope
+// (any, when loc has none) and file name, else the first of that scope.
+func (a *Adapter) specOf(loc formats.Location) (LocationSpec, bool) {
+	var first *LocationSpec
+	base := baseName(loc.Path)
+	for i := range a.spec.Locations {
+		ls := &a.spec.Locations[i]
+		if loc.Scope != "" && ls.Scope != loc.Scope {
+			continue
+		}
+		if first == nil {
+			first = ls
+		}
+		if sample, err := evalPath(ls.path, formats.Env{Home: "/h", ProjectDir: "/p", OS: "linux"}, "/p"); err == nil && path.Base(sample) == base {
+			return *ls, true
+		}
+	}
+	if first != nil {
+		return *first, false
+	}
+	return LocationSpec{}, false
+}
+
+func (a *Adapter) isAlternative(loc formats.Location) bool {
+	ls, exact := a.specOf(loc)
+	return exact && ls.Alternative
+}
+
 // ChooseFiles implements formats.FileChooser: when only an alternative file
 // of a scope exists (OpenCode's opencode.json beside opencode.jsonc), it is
-// the one written.
+// the one written, and the usual file becomes the read-only one.
 func (a *Adapter) ChooseFiles(locs []formats.Location, exists func(path string) bool) []formats.Location {
 	out := slices.Clone(locs)
 	for i, alt := range out {
-		usual, ok := strings.CutPrefix(alt.Note, alternativeNote)
-		if !ok || alt.Client != a.spec.ID {
+		if alt.Client != a.spec.ID || !a.isAlternative(alt) || !exists(alt.Path) {
 			continue
 		}
-		usual, _, _ = strings.Cut(usual, ": ")
-		for j := range out {
-			if out[j].Path == usual && out[j].Scope == alt.Scope && !exists(usual) && exists(alt.Path) {
-				out[j].ReadOnly, out[i].ReadOnly = true, false
-				out[j].Note, out[i].Note = alternativeNote+alt.Path+": written instead when it exists and "+baseName(alt.Path)+" does not", ""
+		for j, usual := range out {
+			if i != j && !usual.ReadOnly && usual.Scope == alt.Scope && usual.Project == alt.Project && !a.isAlternative(usual) && !exists(usual.Path) {
+				out[i].ReadOnly, out[i].Note = false, ""
+				out[j].ReadOnly, out[j].Note = true, alternativeNote(alt)
 			}
 		}
 	}
@@ -197,26 +231,10 @@ type target struct {
 // name, else the first of its scope, else the client's defaults.
 func (a *Adapter) resolve(loc formats.Location) (target, *canonical.Diagnostic) {
 	t := target{loc: loc, format: a.spec.Format}
-	var match *LocationSpec
-	base := baseName(loc.Path)
-	for i := range a.spec.Locations {
-		ls := &a.spec.Locations[i]
-		if loc.Scope != "" && ls.Scope != loc.Scope {
-			continue
-		}
-		if match == nil {
-			match = ls
-		}
-		sample, err := evalPath(ls.path, formats.Env{Home: "/h", ProjectDir: "/p", OS: "linux"}, "/p")
-		if err == nil && path.Base(sample) == base {
-			match = ls
-			break
-		}
-	}
 	expr := a.spec.servers
-	if match != nil {
-		expr = a.serversExpr(*match)
-		t.format = match.Format
+	if ls, _ := a.specOf(loc); ls.path != nil {
+		expr = a.serversExpr(ls)
+		t.format = ls.Format
 	}
 	switch loc.Format {
 	case formats.JSON, formats.JSONC, formats.JSONComments:

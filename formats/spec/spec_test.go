@@ -134,6 +134,11 @@ func TestChooseFiles(t *testing.T) {
 		}
 		return out
 	}
+	for _, l := range locs {
+		if l.Path == "/p/opencode.jsonc" && l.Note != "written instead of opencode.json when only this file exists" {
+			t.Errorf("note of the alternative: %q", l.Note)
+		}
+	}
 	for _, tt := range []struct {
 		exist []string
 		want  []string
