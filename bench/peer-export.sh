@@ -91,13 +91,14 @@ done
 if command -v hyperfine >/dev/null 2>&1; then
   hyperfine --shell=bash --warmup 1 --runs "$RUNS" --export-json "$work/h.json" \
     --prepare "$prepare" -n ruler "$cmd_ruler" -n mcpsync "$cmd_mcpsync" >&2
-  read -r ruler_ms mcpsync_ms < <(python3 - "$work/h.json" <<'PY'
+  read -r ruler_ms mcpsync_ms ruler_min mcpsync_min < <(python3 - "$work/h.json" <<'PY'
 import json, sys
-r = {x["command"]: x["mean"] * 1000 for x in json.load(open(sys.argv[1]))["results"]}
-print(f'{r["ruler"]:.1f} {r["mcpsync"]:.1f}')
+r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
+print(f'{r["ruler"]["mean"]*1000:.1f} {r["mcpsync"]["mean"]*1000:.1f} {r["ruler"]["min"]*1000:.1f} {r["mcpsync"]["min"]*1000:.1f}')
 PY
 )
   how="hyperfine mean of $RUNS runs"
+  echo "fastest run: ruler ${ruler_min} ms, mcpsync ${mcpsync_min} ms (ratio $(echo "scale=1; $ruler_min / $mcpsync_min" | bc)x)"
 else
   time_ms() { # mean wall time in ms of RUNS runs of $1, each after $prepare
     local total=0 start end
