@@ -1,0 +1,247 @@
+package sources
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/mcpsync/mcpsync/canonical"
+)
+
+// The no-secrets rule of a shared source. A source is read by everyone who
+// pulls it, and its history keeps whatever it ever held, so:
+//
+//   - a value in env or headers (and an OAuth client_secret) must hold a
+//     reference: "${GITHUB_TOKEN}", "Bearer ${TOKEN}", env("X"). A value
+//     without one is refused. The only literal values allowed are the ones
+//     that cannot carry a secret: an empty string; a word from a closed
+//     vocabulary (true, false, yes, no, on, off, trace, debug, info, warn,
+//     warning, error, fatal, silent, verbose, production, development,
+//     staging, test); a whole number of at most 6 digits; an http(s) URL
+//     without user info, query or fragment, and without a credential-looking
+//     path segment; and any value of the headers Accept, Accept-Language,
+//     Content-Type and MCP-Protocol-Version.
+//   - a default in a reference (${LOG_LEVEL:-debug}) is a literal value that
+//     reaches the server when the variable is unset, so it obeys the same rule.
+//   - literal text around a reference ("Bearer ${TOKEN}",
+//     "${userHome}/.acme/config.json") must not look like a credential.
+//   - args, the url and client-specific keys (extra) may hold literal text,
+//     as they do in every store, but not text that looks like a credential
+//     (a known token prefix such as ghp_ or sk-, or a long random-looking
+//     word); that is refused too.
+//
+// Every refusal names the file, line and column of the value.
+
+// plainWords are literal values that cannot carry a secret.
+var plainWords = map[string]bool{
+	"": true, "true": true, "false": true, "yes": true, "no": true, "on": true, "off": true,
+	"trace": true, "debug": true, "info": true, "notice": true, "warn": true, "warning": true,
+	"error": true, "fatal": true, "silent": true, "verbose": true, "quiet": true,
+	"production": true, "development": true, "staging": true, "test": true,
+}
+
+// plainHeaders are headers whose value is never a credential.
+var plainHeaders = map[string]bool{
+	"accept": true, "accept-language": true, "content-type": true, "mcp-protocol-version": true,
+}
+
+// credentialPrefixes start well-known token formats.
+var credentialPrefixes = []string{
+	"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "sk-", "sk_live_", "sk_test_", "rk_live_",
+	"xoxb-", "xoxp-", "xoxa-", "xoxs-", "AKIA", "ASIA", "AIza", "ya29.", "npm_", "pypi-", "dop_v1_", "lin_api_",
+	"pk_live_", "shpat_", "hf_",
+}
+
+// A finding is one value a source may not hold.
+type finding struct {
+	field  string // env, headers, oauth.client_secret, args, url, extra
+	key    string // the variable, header, extra key, or args index
+	reason string
+	hint   string
+}
+
+// checkServer applies the no-secrets rule to one server.
+func checkServer(srv canonical.Server) []finding {
+	var out []finding
+	for _, k := range sortedKeys(srv.Env) {
+		if why := strictValue(srv.Env[k], false); why != "" {
+			out = append(out, finding{"env", k, why,
+				fmt.Sprintf(`a shared source may only hold references: write %s = env("%s") ("${%s}" in JSON) and let each developer set %s`, k, envName(k), envName(k), envName(k))})
+		}
+	}
+	for _, k := range sortedKeys(srv.Headers) {
+		if why := strictValue(srv.Headers[k], plainHeaders[strings.ToLower(k)]); why != "" {
+			out = append(out, finding{"headers", k, why,
+				fmt.Sprintf(`a shared source may only hold references: write %s = "Bearer ${env("%s_TOKEN")}" ("Bearer ${%s_TOKEN}" in JSON) or similar, and let each developer set the variable`,
+					hclKey(k), envName(k), envName(k))})
+		}
+	}
+	if o := srv.Auth.OAuth; o != nil && o.ClientSecret != "" {
+		if why := strictValue(o.ClientSecret, false); why != "" {
+			out = append(out, finding{"oauth.client_secret", "client_secret", why,
+				`write client_secret = env("NAME") and let each developer set NAME`})
+		}
+	}
+	for i, a := range srv.Args {
+		if looksLikeCredential(a) {
+			out = append(out, finding{"args", strconv.Itoa(i), "argument " + strconv.Itoa(i+1) + " looks like a credential",
+				`pass secrets through env with a reference: env = { TOKEN = env("TOKEN") }, and "${TOKEN}" in args if the server needs it there`})
+		}
+	}
+	if srv.URL != "" && looksLikeCredential(srv.URL) {
+		out = append(out, finding{"url", "url", "the url looks like it holds a credential",
+			`put the credential in a header with a reference: headers = { Authorization = "Bearer ${env("TOKEN")}" }`})
+	}
+	for _, client := range sortedKeys(srv.Extra) {
+		for _, key := range sortedKeys(srv.Extra[client]) {
+			if s := credentialInJSON(srv.Extra[client][key]); s != "" {
+				out = append(out, finding{"extra", client + "." + key, fmt.Sprintf("the %s key %q holds a value that looks like a credential", client, key),
+					"a shared source may hold no secret; use a reference such as ${TOKEN}"})
+			}
+		}
+	}
+	return out
+}
+
+// strictValue returns why v may not be in a shared source's env or headers,
+// or "" when it may. anyLiteral allows any literal value (headers that are
+// never credentials) while still checking defaults and embedded text.
+func strictValue(v string, anyLiteral bool) string {
+	t := canonical.Parse(v, canonical.DialectCanonical)
+	if !t.HasRefs() {
+		if anyLiteral || plainLiteral(v) {
+			return ""
+		}
+		return "holds a literal value, not a reference"
+	}
+	for _, s := range t {
+		switch {
+		case s.Kind == canonical.Literal && looksLikeCredential(s.Text):
+			return "the text around the reference looks like a credential"
+		case s.Kind == canonical.EnvRef && s.HasDefault && !anyLiteral && !plainLiteral(s.Default):
+			return fmt.Sprintf("the default of ${%s:-…} is a literal value, which reaches the server whenever %s is unset", s.Name, s.Name)
+		}
+	}
+	return ""
+}
+
+// plainLiteral reports whether a literal value cannot carry a secret.
+func plainLiteral(v string) bool {
+	if plainWords[strings.ToLower(v)] {
+		return true
+	}
+	if len(v) <= 6 {
+		if _, err := strconv.ParseUint(v, 10, 32); err == nil {
+			return true
+		}
+	}
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return false
+	}
+	return u.User == nil && u.RawQuery == "" && u.Fragment == "" && !strings.HasSuffix(v, "?") && !looksLikeCredential(u.Path)
+}
+
+// looksLikeCredential reports whether any word of s looks like a token: a
+// well-known token prefix, or a long word mixing upper case, lower case and
+// digits, as random keys do (words, paths, package names and UUIDs do not).
+func looksLikeCredential(s string) bool {
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '+' || r == '=' || r == '.')
+	}) {
+		for _, p := range credentialPrefixes {
+			if strings.HasPrefix(w, p) && len(w) >= len(p)+8 {
+				return true
+			}
+		}
+		if len(w) < 24 {
+			continue
+		}
+		var lower, upper, digit bool
+		for _, r := range w {
+			switch {
+			case r >= 'a' && r <= 'z':
+				lower = true
+			case r >= 'A' && r <= 'Z':
+				upper = true
+			case r >= '0' && r <= '9':
+				digit = true
+			}
+		}
+		if lower && upper && digit {
+			return true
+		}
+	}
+	return false
+}
+
+// credentialInJSON returns the first string inside a JSON value that looks
+// like a credential, or "".
+func credentialInJSON(raw json.RawMessage) string {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return ""
+	}
+	var walk func(any) string
+	walk = func(v any) string {
+		switch x := v.(type) {
+		case string:
+			if looksLikeCredential(x) {
+				return x
+			}
+		case []any:
+			for _, e := range x {
+				if s := walk(e); s != "" {
+					return s
+				}
+			}
+		case map[string]any:
+			for _, k := range sortedKeys(x) {
+				if s := walk(x[k]); s != "" {
+					return s
+				}
+			}
+		}
+		return ""
+	}
+	return walk(v)
+}
+
+// envName turns a header or variable name into a variable name for hints.
+func envName(k string) string {
+	var b strings.Builder
+	for _, r := range strings.ToUpper(k) {
+		if r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	if b.Len() == 0 {
+		return "VALUE"
+	}
+	return b.String()
+}
+
+// hclKey writes an object key as HCL needs it: bare when it is an
+// identifier, quoted otherwise ("X-Api-Key" has dashes, which HCL allows).
+func hclKey(k string) string {
+	for i, r := range k {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && (r >= '0' && r <= '9' || r == '-')) {
+			return strconv.Quote(k)
+		}
+	}
+	return k
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
