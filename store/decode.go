@@ -308,7 +308,7 @@ func (d *decoder) checkClientRules(s *Store) {
 		rule := s.Clients[c]
 		for _, list := range [][]string{rule.Include, rule.Exclude} {
 			for _, n := range list {
-				if !have[n] {
+				if !have[n] && !fromSource(n, s.Sources) {
 					msg := fmt.Sprintf("client %q names the server %q, which the store does not have", c, n)
 					if sug := Suggest(n, names); sug != "" {
 						msg += fmt.Sprintf(" (did you mean %q?)", sug)
@@ -318,6 +318,18 @@ func (d *decoder) checkClientRules(s *Store) {
 			}
 		}
 	}
+}
+
+// fromSource reports whether name may be a team source's server, which
+// clients see as SOURCE-NAME (package sources): the store cannot know the
+// names a source offers, so a rule naming one is not a typo to warn about.
+func fromSource(name string, srcs []Source) bool {
+	for _, src := range srcs {
+		if strings.HasPrefix(name, src.Name+"-") {
+			return true
+		}
+	}
+	return false
 }
 
 // value evaluates an attribute and converts it to want, reporting a
