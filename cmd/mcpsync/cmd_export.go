@@ -67,6 +67,7 @@ type planJSON struct {
 	Changed  bool             `json:"changed"`
 	Files    []fileJSON       `json:"files"`
 	Skipped  []skipNote       `json:"skipped,omitempty"`
+	Pending  []string         `json:"pending,omitempty"` // team-source servers left out until approved
 	Warnings any              `json:"warnings,omitempty"`
 	Errors   any              `json:"errors,omitempty"`
 	Result   *emitters.Result `json:"result,omitempty"`
@@ -80,6 +81,11 @@ type fileJSON struct {
 
 func (a *App) planJSON(run *exportRun, dryRun, withDiff, showSecrets bool) planJSON {
 	out := planJSON{DryRun: dryRun, Skipped: run.skipped}
+	if run.desired != nil {
+		for _, p := range run.desired.Pending {
+			out.Pending = append(out.Pending, p.Qualified)
+		}
+	}
 	opts := emitters.DiffOptions{Base: a.projectRoot()}
 	if !showSecrets {
 		opts.Mask = emitters.MaskSecrets

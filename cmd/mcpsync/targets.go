@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/desired"
 	"github.com/mcpsync/mcpsync/emitters"
 	"github.com/mcpsync/mcpsync/emitters/state"
 	"github.com/mcpsync/mcpsync/formats"
@@ -294,6 +295,7 @@ type exportRun struct {
 	skipped []skipNote
 	state   *state.State
 	lock    *state.Lock
+	desired *desired.Servers
 }
 
 func (r *exportRun) close() { r.lock.Unlock() }
@@ -311,7 +313,7 @@ func (a *App) planExport(o planExportOptions, lock bool) (*exportRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	if st.Servers.Len() == 0 && !o.prune {
+	if st.Servers.Len() == 0 && len(st.Sources) == 0 && !o.prune {
 		fmt.Fprintf(a.Stderr, "note: the store %s has no servers; add some with 'mcpsync add' or 'mcpsync import --from CLIENT'\n",
 			a.displayPath(st.Path))
 	}
@@ -327,8 +329,18 @@ func (a *App) planExport(o planExportOptions, lock bool) (*exportRun, error) {
 		run.close()
 		return nil, err
 	}
+	// The store's servers plus the approved servers of its team sources;
+	// pending ones stay out until 'mcpsync approve'.
+	if run.desired, err = desired.Load(st, a.Dirs.State); err != nil {
+		run.close()
+		return nil, err
+	}
+	a.printDiagnostics(run.desired.Diags)
+	if note := run.desired.PendingNote(); note != "" {
+		fmt.Fprintln(a.Stderr, "note: "+note)
+	}
 	run.plan = emitters.PlanExport(targets, emitters.ExportOptions{
-		Servers:   st.Servers,
+		Servers:   run.desired.Set,
 		Allows:    st.Allows,
 		State:     run.state,
 		StorePath: st.Path,
