@@ -191,7 +191,7 @@ func (g *gitRunner) run(ctx context.Context, dir string, args ...string) ([]byte
 	if err := cmd.Run(); err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
-			if msg := lastLines(stderr.String(), 3); msg != "" {
+			if msg := gitMessage(stderr.String()); msg != "" {
 				return nil, errors.New(msg)
 			}
 		}
@@ -203,16 +203,19 @@ func (g *gitRunner) run(ctx context.Context, dir string, args ...string) ([]byte
 	return stdout.Bytes(), nil
 }
 
-// lastLines returns up to n last non-empty lines of s, joined with "; ".
-func lastLines(s string, n int) string {
-	var lines []string
-	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			lines = append(lines, l)
+// gitMessage picks what to tell the user from git's stderr: its first
+// "fatal:" or "error:" line, which names the cause (the lines after it are
+// generic advice), or else its last line.
+func gitMessage(stderr string) string {
+	var last string
+	for _, l := range strings.Split(stderr, "\n") {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "fatal: ") || strings.HasPrefix(l, "error: ") {
+			return l
+		}
+		if l != "" {
+			last = l
 		}
 	}
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "; ")
+	return last
 }

@@ -142,6 +142,7 @@ func readFiles(files []string) (canonical.Set, canonical.Diagnostics) {
 		ds = append(ds, fds...)
 		set.Servers = append(set.Servers, got.Servers...)
 	}
+	ds.Sort()
 	if ds.HasErrors() {
 		return canonical.Set{}, ds
 	}
@@ -184,7 +185,7 @@ func ReadHCL(file string, data []byte) (canonical.Set, canonical.Diagnostics) {
 	for _, s := range st.Sources {
 		only("source", s.Name, s.Pos)
 	}
-	ds = append(ds, checkSet(st.Servers, hclLocator(file, data))...)
+	ds = append(ds, checkSet(st.Servers, hclLocator(file, data), true)...)
 	if ds.HasErrors() {
 		return canonical.Set{}, ds
 	}
@@ -205,7 +206,7 @@ func ReadJSON(file string, data []byte) (canonical.Set, canonical.Diagnostics) {
 	if ds.HasErrors() {
 		return canonical.Set{}, ds
 	}
-	ds = append(ds, checkSet(set, jsonLocator(file, data))...)
+	ds = append(ds, checkSet(set, jsonLocator(file, data), false)...)
 	if ds.HasErrors() {
 		return canonical.Set{}, ds
 	}
@@ -213,7 +214,7 @@ func ReadJSON(file string, data []byte) (canonical.Set, canonical.Diagnostics) {
 }
 
 // checkSet applies the naming and no-secrets rules to every server.
-func checkSet(set canonical.Set, locate locator) canonical.Diagnostics {
+func checkSet(set canonical.Set, locate locator, hcl bool) canonical.Diagnostics {
 	var ds canonical.Diagnostics
 	for _, srv := range set.Servers {
 		if why := checkServerName(srv.Name); why != "" {
@@ -235,7 +236,7 @@ func checkSet(set canonical.Set, locate locator) canonical.Diagnostics {
 				summary = what + " " + f.reason
 			}
 			d := canonical.Errorf("%s", summary)
-			d.Detail = f.hint
+			d.Detail = f.hintFor(hcl)
 			d.Server, d.Field = srv.Name, f.field
 			ds = append(ds, d.At(locate(srv.Name, f)))
 		}

@@ -60,7 +60,11 @@ type finding struct {
 	field  string // env, headers, oauth.client_secret, args, url, extra
 	key    string // the variable, header, extra key, or args index
 	reason string
-	hint   string
+	// For env, headers and client_secret: the reference to suggest instead,
+	// as a variable name and the literal text before it ("Bearer ").
+	variable, prefix string
+	// hint, for the other fields, says what to do.
+	hint string
 }
 
 // checkServer applies the no-secrets rule to one server.
@@ -68,42 +72,66 @@ func checkServer(srv canonical.Server) []finding {
 	var out []finding
 	for _, k := range sortedKeys(srv.Env) {
 		if why := strictValue(srv.Env[k], false); why != "" {
-			out = append(out, finding{"env", k, why,
-				fmt.Sprintf(`a shared source may only hold references: write %s = env("%s") ("${%s}" in JSON) and let each developer set %s`, k, envName(k), envName(k), envName(k))})
+			out = append(out, finding{field: "env", key: k, reason: why, variable: envName(k)})
 		}
 	}
 	for _, k := range sortedKeys(srv.Headers) {
-		if why := strictValue(srv.Headers[k], plainHeaders[strings.ToLower(k)]); why != "" {
-			out = append(out, finding{"headers", k, why,
-				fmt.Sprintf(`a shared source may only hold references: write %s = "Bearer ${env("%s_TOKEN")}" ("Bearer ${%s_TOKEN}" in JSON) or similar, and let each developer set the variable`,
-					hclKey(k), envName(k), envName(k))})
+		v := srv.Headers[k]
+		if why := strictValue(v, plainHeaders[strings.ToLower(k)]); why != "" {
+			f := finding{field: "headers", key: k, reason: why, variable: envName(srv.Name) + "_" + envName(k)}
+			if strings.EqualFold(k, "Authorization") {
+				f.variable = envName(srv.Name) + "_TOKEN"
+				for _, scheme := range []string{"Bearer ", "Basic ", "Token "} {
+					if strings.HasPrefix(v, scheme) {
+						f.prefix = scheme
+					}
+				}
+			}
+			out = append(out, f)
 		}
 	}
 	if o := srv.Auth.OAuth; o != nil && o.ClientSecret != "" {
 		if why := strictValue(o.ClientSecret, false); why != "" {
-			out = append(out, finding{"oauth.client_secret", "client_secret", why,
-				`write client_secret = env("NAME") and let each developer set NAME`})
+			out = append(out, finding{field: "oauth.client_secret", key: "client_secret", reason: why, variable: envName(srv.Name) + "_CLIENT_SECRET"})
 		}
 	}
 	for i, a := range srv.Args {
 		if looksLikeCredential(a) {
-			out = append(out, finding{"args", strconv.Itoa(i), "argument " + strconv.Itoa(i+1) + " looks like a credential",
-				`pass secrets through env with a reference: env = { TOKEN = env("TOKEN") }, and "${TOKEN}" in args if the server needs it there`})
+			out = append(out, finding{field: "args", key: strconv.Itoa(i), reason: "argument " + strconv.Itoa(i+1) + " looks like a credential",
+				hint: "pass secrets through env as references, and write \"${TOKEN}\" in args if the server reads it there"})
 		}
 	}
 	if srv.URL != "" && looksLikeCredential(srv.URL) {
-		out = append(out, finding{"url", "url", "the url looks like it holds a credential",
-			`put the credential in a header with a reference: headers = { Authorization = "Bearer ${env("TOKEN")}" }`})
+		out = append(out, finding{field: "url", key: "url", reason: "the url looks like it holds a credential",
+			hint: "send the credential in a header holding a reference, such as Authorization: Bearer ${TOKEN}"})
 	}
 	for _, client := range sortedKeys(srv.Extra) {
 		for _, key := range sortedKeys(srv.Extra[client]) {
 			if s := credentialInJSON(srv.Extra[client][key]); s != "" {
-				out = append(out, finding{"extra", client + "." + key, fmt.Sprintf("the %s key %q holds a value that looks like a credential", client, key),
-					"a shared source may hold no secret; use a reference such as ${TOKEN}"})
+				out = append(out, finding{field: "extra", key: client + "." + key, reason: fmt.Sprintf("the %s key %q holds a value that looks like a credential", client, key),
+					hint: "a shared source holds no secret; use a reference such as ${TOKEN}"})
 			}
 		}
 	}
 	return out
+}
+
+// hint says how to write the finding's value in the source's own syntax.
+func (f finding) hintFor(hcl bool) string {
+	if f.variable == "" {
+		return f.hint
+	}
+	key := f.key
+	var ref string
+	switch {
+	case hcl && f.prefix == "":
+		ref = fmt.Sprintf("%s = env(%q)", hclKey(key), f.variable)
+	case hcl:
+		ref = fmt.Sprintf("%s = \"%s${env(%q)}\"", hclKey(key), f.prefix, f.variable)
+	default:
+		ref = fmt.Sprintf("%q: \"%s${%s}\"", key, f.prefix, f.variable)
+	}
+	return fmt.Sprintf("everyone who pulls a source can read it: write %s and let each developer set %s in their environment", ref, f.variable)
 }
 
 // strictValue returns why v may not be in a shared source's env or headers,

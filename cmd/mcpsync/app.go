@@ -207,6 +207,10 @@ func (a *App) commands() []*cli.Command {
 		a.diffCommand(),
 		a.convertCommand(),
 		a.probeCommand(),
+		a.pullCommand(),
+		a.approveCommand(),
+		a.statusCommand(),
+		a.sourceCommand(),
 		a.versionCommand(),
 	}
 }
