@@ -1,0 +1,625 @@
+package secrets
+
+import (
+	"math"
+	"regexp"
+	"strings"
+)
+
+// Kind says which rule found a secret.
+type Kind string
+
+const (
+	// KindKnownToken is a token in a provider's own format (ghp_…, sk-ant-…).
+	KindKnownToken Kind = "known_token"
+	// KindJWT is a JSON Web Token.
+	KindJWT Kind = "jwt"
+	// KindCredential is the credential after Bearer, Basic or Token.
+	KindCredential Kind = "credential"
+	// KindURLPassword is the password in a URL's user info.
+	KindURLPassword Kind = "url_password"
+	// KindURLQuery is a token-like query parameter value.
+	KindURLQuery Kind = "url_query"
+	// KindNamed is a literal in a field named like a secret (API_KEY, --token).
+	KindNamed Kind = "named"
+	// KindHighEntropy is a long run of random-looking characters.
+	KindHighEntropy Kind = "high_entropy"
+)
+
+// A Finding is one secret-looking literal inside a scanned value.
+type Finding struct {
+	Kind Kind `json:"kind"`
+	// Label says what it looks like, for people: "GitHub token".
+	Label string `json:"label"`
+	// EnvVar is the variable such a token is usually kept in
+	// (GITHUB_TOKEN for a GitHub token), or "".
+	EnvVar string `json:"envVar,omitempty"`
+	// Start and End are the byte offsets of the secret in the scanned value.
+	Start int `json:"-"`
+	End   int `json:"-"`
+	// Value is the secret itself. It is never marshalled: print Masked.
+	Value string `json:"-"`
+}
+
+// Masked returns the secret as it may be shown: Mask(Value).
+func (f Finding) Masked() string { return Mask(f.Value) }
+
+// Place is the kind of field a value sits in; it tunes the rules.
+type Place int
+
+const (
+	InOther Place = iota
+	InEnv
+	InHeader
+	InArg
+	InURL
+)
+
+// Field says where a value sits: its place and its name (the env var, the
+// header, the flag before an argument). The name is what the name rule
+// looks at.
+type Field struct {
+	Place Place
+	Name  string
+}
+
+// provider is one token format.
+type provider struct {
+	re     *regexp.Regexp // anchored at both ends
+	label  string
+	envVar string
+	kind   Kind
+}
+
+// providerSpecs are the token formats, most specific first: the first whose
+// pattern matches a candidate names it.
+var providerSpecs = []struct{ pattern, label, envVar string }{
+	{`github_pat_[A-Za-z0-9_]{40,}`, "GitHub fine-grained token", "GITHUB_TOKEN"},
+	{`gh[pousr]_[A-Za-z0-9]{30,}`, "GitHub token", "GITHUB_TOKEN"},
+	{`sk-ant-[A-Za-z0-9_\-]{20,}`, "Anthropic API key", "ANTHROPIC_API_KEY"},
+	{`sk-or-v1-[A-Za-z0-9]{32,}`, "OpenRouter API key", "OPENROUTER_API_KEY"},
+	{`sk-(?:proj|svcacct|admin)-[A-Za-z0-9_\-]{20,}`, "OpenAI API key", "OPENAI_API_KEY"},
+	{`sk-[A-Za-z0-9]{32,}`, "OpenAI-style API key", "OPENAI_API_KEY"},
+	{`xoxb-[A-Za-z0-9\-]{10,}`, "Slack bot token", "SLACK_BOT_TOKEN"},
+	{`xox[aprs]-[A-Za-z0-9\-]{10,}`, "Slack token", "SLACK_TOKEN"},
+	{`xapp-[A-Za-z0-9\-]{10,}`, "Slack app token", "SLACK_APP_TOKEN"},
+	{`(?:AKIA|ASIA)[A-Z0-9]{16}`, "AWS access key id", "AWS_ACCESS_KEY_ID"},
+	{`AIza[A-Za-z0-9_\-]{35}`, "Google API key", "GOOGLE_API_KEY"},
+	{`glpat-[A-Za-z0-9_\-]{20,}`, "GitLab token", "GITLAB_TOKEN"},
+	{`(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`, "Stripe key", "STRIPE_SECRET_KEY"},
+	{`npm_[A-Za-z0-9]{36}`, "npm token", "NPM_TOKEN"},
+	{`hf_[A-Za-z0-9]{30,}`, "Hugging Face token", "HF_TOKEN"},
+	{`lin_api_[A-Za-z0-9]{30,}`, "Linear API key", "LINEAR_API_KEY"},
+	{`pplx-[A-Za-z0-9]{40,}`, "Perplexity API key", "PERPLEXITY_API_KEY"},
+	{`gsk_[A-Za-z0-9]{40,}`, "Groq API key", "GROQ_API_KEY"},
+	{`tvly-[A-Za-z0-9\-]{20,}`, "Tavily API key", "TAVILY_API_KEY"},
+	{`ntn_[A-Za-z0-9]{30,}`, "Notion token", "NOTION_TOKEN"},
+	{`sbp_[a-f0-9]{40}`, "Supabase access token", "SUPABASE_ACCESS_TOKEN"},
+	{`shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}`, "Shopify token", "SHOPIFY_ACCESS_TOKEN"},
+	{`SG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}`, "SendGrid API key", "SENDGRID_API_KEY"},
+	{`dop_v1_[a-f0-9]{64}`, "DigitalOcean token", "DIGITALOCEAN_TOKEN"},
+	{`figd_[A-Za-z0-9_\-]{30,}`, "Figma token", "FIGMA_API_KEY"},
+	{`ATATT[A-Za-z0-9_=\-]{30,}`, "Atlassian API token", "ATLASSIAN_API_TOKEN"},
+	{`sntrys_[A-Za-z0-9+/=_\-]{30,}`, "Sentry token", "SENTRY_AUTH_TOKEN"},
+}
+
+var (
+	providers []provider
+	// tokenRE finds every candidate of every provider format and JWTs in
+	// one pass; providerFor then says which format matched.
+	tokenRE *regexp.Regexp
+	jwtRE   = regexp.MustCompile(`^eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}$`)
+)
+
+const jwtPattern = `eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`
+
+func init() {
+	alts := make([]string, 0, len(providerSpecs)+1)
+	for _, p := range providerSpecs {
+		providers = append(providers, provider{re: regexp.MustCompile(`^(?:` + p.pattern + `)$`),
+			label: p.label, envVar: p.envVar, kind: KindKnownToken})
+		alts = append(alts, p.pattern)
+	}
+	alts = append(alts, jwtPattern)
+	tokenRE = regexp.MustCompile(`(?:` + strings.Join(alts, `|`) + `)`)
+}
+
+// knownPrefixes are the token prefixes Mask keeps visible, longest first.
+var knownPrefixes = []string{"github_pat_", "lin_api_", "sk-proj-", "sk-ant-", "sk-or-", "sk_live_", "rk_live_",
+	"sk_test_", "rk_test_", "dop_v1_", "sntrys_", "glpat-", "shpat_", "xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-",
+	"xapp-", "pplx-", "tvly-", "figd_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "npm_", "gsk_", "ntn_", "sbp_",
+	"AKIA", "ASIA", "AIza", "ATATT", "eyJ", "hf_", "sk-", "SG."}
+
+// providerFor names the format of a token match.
+func providerFor(tok string) (label, envVar string, kind Kind) {
+	for _, p := range providers {
+		if p.re.MatchString(tok) {
+			return p.label, p.envVar, p.kind
+		}
+	}
+	if jwtRE.MatchString(tok) {
+		return "JWT", "", KindJWT
+	}
+	return "token", "", KindKnownToken
+}
+
+// refRE matches a reference in any client's spelling; what it matches is
+// never a secret. An unterminated "${" takes the rest of the value, so
+// that a reference cut by a quote (HCL's "Bearer ${env("X")}") is not read
+// as a literal.
+var refRE = regexp.MustCompile(`\$\{\{[^}]*\}\}|\$\{[^}]*(?:\}|$)|\{env:[A-Za-z_][A-Za-z0-9_]*\}|\{file:[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%`)
+
+// literalPieces returns the [start, end) ranges of value outside references.
+func literalPieces(value string) [][2]int {
+	if !strings.ContainsAny(value, "${%") {
+		if value == "" {
+			return nil
+		}
+		return [][2]int{{0, len(value)}}
+	}
+	var out [][2]int
+	at := 0
+	for _, m := range refRE.FindAllStringIndex(value, -1) {
+		if m[0] > at {
+			out = append(out, [2]int{at, m[0]})
+		}
+		at = m[1]
+	}
+	if at < len(value) {
+		out = append(out, [2]int{at, len(value)})
+	}
+	return out
+}
+
+// IsReference reports whether value holds no literal text but references
+// and white space: nothing in it is a secret.
+func IsReference(value string) bool {
+	for _, p := range literalPieces(value) {
+		if strings.TrimSpace(value[p[0]:p[1]]) != "" {
+			return false
+		}
+	}
+	return value != ""
+}
+
+// Scan returns the secret-looking literals in value, in order. References
+// are never secrets; only the literal text around them is looked at.
+func Scan(f Field, value string) []Finding {
+	if value == "" || len(value) > 1<<16 {
+		return nil
+	}
+	s := scanner{value: value, field: f}
+	// An argument spelled --flag=value or NAME=value is named by its left side.
+	if f.Place == InArg {
+		if m := argAssign.FindStringSubmatchIndex(value); m != nil {
+			s.field.Name = value[m[2]:m[3]]
+			s.valueFrom = m[4]
+		}
+	}
+	pieces := literalPieces(value)
+	// The name rule looks at a value that is a literal through and through:
+	// text around a reference ("Bearer ${T}", "key=${K}") frames it.
+	s.whole = len(pieces) == 1 && pieces[0] == [2]int{0, len(value)}
+	for _, p := range pieces {
+		if p[1] <= s.valueFrom {
+			continue
+		}
+		s.piece(max(p[0], s.valueFrom), p[1])
+	}
+	return s.out
+}
+
+// argAssign is --flag=value or NAME=value as one argument.
+var argAssign = regexp.MustCompile(`^(--?[A-Za-z][A-Za-z0-9_\-]*|[A-Za-z_][A-Za-z0-9_]*)=(.)`)
+
+type scanner struct {
+	value     string
+	field     Field
+	valueFrom int
+	whole     bool // the value holds no reference
+	out       []Finding
+}
+
+func (s *scanner) overlaps(start, end int) bool {
+	for _, f := range s.out {
+		if start < f.End && f.Start < end {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *scanner) add(kind Kind, label, envVar string, start, end int) {
+	if start >= end || s.overlaps(start, end) {
+		return
+	}
+	f := Finding{Kind: kind, Label: label, EnvVar: envVar, Start: start, End: end, Value: s.value[start:end]}
+	// keep the findings in order of position
+	i := len(s.out)
+	for i > 0 && s.out[i-1].Start > start {
+		i--
+	}
+	s.out = append(s.out, Finding{})
+	copy(s.out[i+1:], s.out[i:])
+	s.out[i] = f
+}
+
+var (
+	credentialRE = regexp.MustCompile(`(?i)\b(bearer|basic|token)\s+([A-Za-z0-9._~+/=\-]{8,})`)
+	userinfoRE   = regexp.MustCompile(`://[^/\s:@"'<>]+:([^/\s@"'<>]+)@`)
+	queryRE      = regexp.MustCompile(`[?&]([A-Za-z0-9_.\-]+)=([^&#\s"'<>]+)`)
+)
+
+func (s *scanner) piece(start, end int) {
+	text := s.value[start:end]
+	// 1. Provider formats and JWTs.
+	for _, m := range tokenRE.FindAllStringIndex(text, -1) {
+		if !tokenBoundary(text, m[0], m[1]) {
+			continue
+		}
+		tok := text[m[0]:m[1]]
+		if placeholderToken(tok) {
+			continue
+		}
+		label, envVar, kind := providerFor(tok)
+		s.add(kind, label, envVar, start+m[0], start+m[1])
+	}
+	// 2. Credentials in URLs.
+	if strings.Contains(text, "://") {
+		for _, m := range userinfoRE.FindAllStringSubmatchIndex(text, -1) {
+			if pw := text[m[2]:m[3]]; !placeholder(pw) {
+				s.add(KindURLPassword, "password in a URL", "", start+m[2], start+m[3])
+			}
+		}
+	}
+	if strings.ContainsAny(text, "?&") {
+		for _, m := range queryRE.FindAllStringSubmatchIndex(text, -1) {
+			name, v := text[m[2]:m[3]], text[m[4]:m[5]]
+			if queryName(name) && len(v) >= 6 && !placeholder(v) {
+				s.add(KindURLQuery, "token in the URL's "+name+" parameter", "", start+m[4], start+m[5])
+			}
+		}
+	}
+	// 3. Scheme credentials: Bearer …, Basic …, Token ….
+	for _, m := range credentialRE.FindAllStringSubmatchIndex(text, -1) {
+		if cred := text[m[4]:m[5]]; !placeholder(cred) && tokenLike(cred) {
+			s.add(KindCredential, strings.ToLower(text[m[2]:m[3]])+" credential", "", start+m[4], start+m[5])
+		}
+	}
+	// 4. A literal in a field named like a secret.
+	if s.whole && s.field.Place != InURL && secretName(s.field.Name) {
+		lo, hi := trimSpan(s.value, start, end)
+		v := s.value[lo:hi]
+		if scheme, rest, ok := cutScheme(v); ok {
+			lo += len(scheme)
+			v = rest
+		}
+		if namedLiteral(s.field.Name, v) {
+			s.add(KindNamed, "value of "+s.field.Name, "", lo, hi)
+		}
+	}
+	// 5. High-entropy runs.
+	v := s.value
+	pathLike := strings.Contains(v, "://") || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") ||
+		strings.HasPrefix(v, ".") || (len(v) > 2 && v[1] == ':' && (v[2] == '\\' || v[2] == '/'))
+	i := 0
+	for i < len(text) {
+		if !runByte(text[i], pathLike) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && runByte(text[j], pathLike) {
+			j++
+		}
+		if run := text[i:j]; HighEntropy(run) && !s.overlaps(start+i, start+j) {
+			s.add(KindHighEntropy, "random-looking value", "", start+i, start+j)
+		}
+		i = j
+	}
+}
+
+// runByte reports whether c may be part of a high-entropy run. In paths
+// and URLs a slash ends a run (it separates segments); elsewhere it may be
+// base64.
+func runByte(c byte, pathLike bool) bool {
+	switch {
+	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		return true
+	case c == '+', c == '=', c == '_', c == '-', c == '.', c == '~':
+		return true
+	case c == '/':
+		return !pathLike
+	}
+	return false
+}
+
+// tokenBoundary reports whether text[i:j] is not part of a longer word.
+func tokenBoundary(text string, i, j int) bool {
+	if i > 0 && isWordByte(text[i-1]) {
+		return false
+	}
+	return j >= len(text) || !isWordByte(text[j])
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+func trimSpan(s string, lo, hi int) (int, int) {
+	for lo < hi && (s[lo] == ' ' || s[lo] == '\t' || s[lo] == '\n' || s[lo] == '\r') {
+		lo++
+	}
+	for hi > lo && (s[hi-1] == ' ' || s[hi-1] == '\t' || s[hi-1] == '\n' || s[hi-1] == '\r') {
+		hi--
+	}
+	return lo, hi
+}
+
+// cutScheme splits "Bearer xyz" into its scheme word (with the space) and
+// the credential.
+func cutScheme(v string) (scheme, rest string, ok bool) {
+	for _, w := range []string{"Bearer ", "Basic ", "Token ", "bearer ", "basic ", "token "} {
+		if r, found := strings.CutPrefix(v, w); found {
+			return w, strings.TrimLeft(r, " "), true
+		}
+	}
+	return "", v, false
+}
+
+// secretName reports whether a field name says that its value is a secret:
+// API_KEY, x-api-key, --token, accessToken, DB_PASSWORD. Names that say
+// where a secret is (TOKEN_FILE, KEY_PATH, bearer_token_env_var) or that
+// count tokens (MAX_TOKENS) are not.
+func secretName(name string) bool {
+	k := strings.ToLower(strings.TrimLeft(name, "-"))
+	if k == "" {
+		return false
+	}
+	n := strings.NewReplacer("_", "", "-", "", ".", "").Replace(k)
+	for _, w := range []string{"file", "path", "dir", "url", "uri", "env", "envvar", "envvars", "var", "name", "id",
+		"type", "count", "limit", "size", "length", "ttl", "timeout", "expiry", "expiration", "expires", "endpoint",
+		"host", "port", "mode", "format", "scope", "scopes", "header", "prefix", "tokens", "enabled", "required",
+		"disabled", "version", "method", "provider", "command", "helper", "location", "store", "storage", "index",
+		"budget", "usage", "max", "min", "source", "server"} {
+		if strings.HasSuffix(n, w) {
+			return false
+		}
+	}
+	if strings.Contains(n, "public") || strings.Contains(n, "publishable") || strings.Contains(n, "maxtoken") {
+		return false
+	}
+	for _, w := range []string{"token", "secret", "password", "passwd", "apikey", "credential", "privatekey",
+		"accesskey", "secretkey", "cookie", "authorization", "sessionkey", "signingkey", "passphrase"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return n == "key" || n == "auth" || n == "pwd" || n == "pat" || strings.HasSuffix(n, "key") ||
+		strings.HasSuffix(n, "auth") || strings.HasSuffix(n, "pwd") || strings.HasSuffix(k, "_pat")
+}
+
+func passwordName(name string) bool {
+	n := strings.ToLower(name)
+	return strings.Contains(n, "password") || strings.Contains(n, "passwd") || strings.Contains(n, "pwd") ||
+		strings.Contains(n, "passphrase")
+}
+
+// queryName reports whether a URL query parameter carries a credential.
+func queryName(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range []string{"token", "key", "secret", "password", "passwd", "auth", "sig", "signature", "credential"} {
+		if strings.Contains(n, w) {
+			return !strings.HasSuffix(n, "_id") && n != "keyword" && n != "keywords"
+		}
+	}
+	return false
+}
+
+// namedLiteral decides whether v, the literal of a field named like a
+// secret, is a credential rather than a placeholder or a setting.
+func namedLiteral(name, v string) bool {
+	if placeholder(v) || strings.Contains(v, "***") {
+		return false
+	}
+	lower := strings.ToLower(v)
+	switch lower {
+	case "true", "false", "yes", "no", "on", "off", "null", "nil", "none", "bearer", "basic", "token":
+		return false
+	}
+	if isNumber(v) || strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://") ||
+		strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~/") || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") {
+		return false
+	}
+	if passwordName(name) {
+		return len(v) >= 4
+	}
+	return len(v) >= 8 && tokenLike(v)
+}
+
+// tokenLike reports whether v could be a generated credential rather than a
+// word: it has a digit, mixed case or a symbol, or is long.
+func tokenLike(v string) bool {
+	var lower, upper, digit, other bool
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c >= 'a' && c <= 'z':
+			lower = true
+		case c >= 'A' && c <= 'Z':
+			upper = true
+		case c >= '0' && c <= '9':
+			digit = true
+		case c == ' ':
+			return false // a phrase, not a token
+		default:
+			other = true
+		}
+	}
+	return digit || (lower && upper) || other || len(v) >= 16
+}
+
+func isNumber(v string) bool {
+	if v == "" {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; (c < '0' || c > '9') && c != '.' && c != '-' && c != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// placeholderWords are parts of the dummy values that documentation and
+// templates hold where a real secret goes.
+var placeholderWords = []string{"your", "xxxx", "example", "placeholder", "changeme", "change_me", "change-me",
+	"replace", "insert", "dummy", "sample", "redacted", "todo", "fixme", "here", "****", "...", "…", "undefined",
+	"secret_key_here", "token_here", "my_", "my-", "<", ">", "{{", "}}", "[", "]", "optional", "required", "enter_",
+	"put_", "add_", "fake", "test-key", "testkey", "test_key", "000000", "aaaaaa"}
+
+// placeholder reports whether v is a stand-in for a secret, not one.
+func placeholder(v string) bool {
+	if v == "" {
+		return true
+	}
+	lower := strings.ToLower(v)
+	for _, w := range placeholderWords {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return lowVariety(v)
+}
+
+// placeholderToken is placeholder for a value in a provider's format: only
+// the part after the prefix is looked at, and only for what cannot occur in
+// a generated token, since "here" may appear in random text by chance.
+func placeholderToken(tok string) bool {
+	lower := strings.ToLower(tok)
+	for _, w := range []string{"your", "xxxx", "example", "placeholder", "redacted", "dummy", "fake", "0000000000", "1234567890"} {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	body := tok
+	for _, p := range knownPrefixes {
+		if strings.HasPrefix(tok, p) {
+			body = tok[len(p):]
+			break
+		}
+	}
+	return lowVariety(body) || entropy(body) < 3.0
+}
+
+// lowVariety reports whether v uses very few distinct characters (xxxxxxxx,
+// 00000000, abababab).
+func lowVariety(v string) bool {
+	seen := map[byte]bool{}
+	for i := 0; i < len(v); i++ {
+		seen[v[i]] = true
+	}
+	return len(v) >= 4 && len(seen) <= 2 || len(v) >= 12 && len(seen) <= 4
+}
+
+// entropy is the Shannon entropy of s in bits per byte.
+func entropy(s string) float64 {
+	if s == "" {
+		return 0
+	}
+	var counts [256]int
+	for i := 0; i < len(s); i++ {
+		counts[s[i]]++
+	}
+	n := float64(len(s))
+	h := 0.0
+	for _, c := range counts {
+		if c > 0 {
+			p := float64(c) / n
+			h -= p * math.Log2(p)
+		}
+	}
+	return h
+}
+
+var (
+	uuidRE     = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+	hostnameRE = regexp.MustCompile(`^[A-Za-z0-9\-]+(\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,12}$`)
+	versionRE  = regexp.MustCompile(`^v?\d+(\.\d+)+([\-+.][A-Za-z0-9.\-]*)?$`)
+	// fileNameRE is a file name with a short extension: build-2024.tar.gz.
+	fileNameRE = regexp.MustCompile(`\.[A-Za-z][A-Za-z0-9]{0,5}$`)
+)
+
+// wordy reports whether run is made of segments (split at - _ .) that are
+// each a word, a number or a short tag such as v2: a name, not random text.
+func wordy(run string) bool {
+	segs := strings.FieldsFunc(run, func(r rune) bool { return r == '-' || r == '_' || r == '.' })
+	if len(segs) < 2 {
+		return false
+	}
+	for _, seg := range segs {
+		letters, digits := 0, 0
+		for i := 0; i < len(seg); i++ {
+			if c := seg[i]; c >= '0' && c <= '9' {
+				digits++
+			} else {
+				letters++
+			}
+		}
+		if letters > 0 && digits > 0 && len(seg) > 3 {
+			return false
+		}
+	}
+	return true
+}
+
+// HighEntropy reports whether run looks like random text: at least 20
+// characters (32 for hexadecimal), letters and digits both present, and a
+// Shannon entropy that words, paths, package names and versions do not
+// reach. UUIDs, host names, versions and file names are not reported.
+func HighEntropy(run string) bool {
+	n := len(run)
+	if n < 20 || n > 4096 {
+		return false
+	}
+	var lower, upper, digit, hexOnly = 0, 0, 0, true
+	for i := 0; i < n; i++ {
+		switch c := run[i]; {
+		case c >= 'a' && c <= 'z':
+			lower++
+			if c > 'f' {
+				hexOnly = false
+			}
+		case c >= 'A' && c <= 'Z':
+			upper++
+			if c > 'F' {
+				hexOnly = false
+			}
+		case c >= '0' && c <= '9':
+			digit++
+		default:
+			hexOnly = false
+		}
+	}
+	if digit < 2 || lower+upper < 2 {
+		return false
+	}
+	if uuidRE.MatchString(run) || versionRE.MatchString(run) || hostnameRE.MatchString(run) {
+		return false
+	}
+	if strings.Contains(run, ".") && fileNameRE.MatchString(run) {
+		return false
+	}
+	if wordy(run) {
+		return false // words and numbers joined by separators: a package, file or version
+	}
+	h := entropy(run)
+	switch {
+	case hexOnly:
+		return n >= 32 && h >= 3.0
+	case lower == 0 || upper == 0:
+		// one case and digits: generated ids are, words are not
+		return n >= 24 && digit >= 4 && h >= 3.7
+	default:
+		return h >= 3.6
+	}
+}

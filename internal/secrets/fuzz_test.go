@@ -1,0 +1,132 @@
+package secrets
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// seedLines returns the lines of the golden client cases: real shapes of
+// JSON, TOML and YAML lines holding env, headers, args and URLs.
+func seedLines(tb testing.TB) []string {
+	tb.Helper()
+	var out []string
+	cases, _ := filepath.Glob("../../testdata/clients/*/*.txtar")
+	for _, c := range cases {
+		a, err := txtar.ParseFile(c)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, f := range a.Files {
+			if strings.HasPrefix(f.Name, "input") {
+				for _, l := range strings.Split(string(f.Data), "\n") {
+					if strings.ContainsAny(l, ":=") && len(l) < 400 {
+						out = append(out, l)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+var seedTexts = []string{
+	`+      "API_KEY": "sk-live-123456",`, `"Authorization": "Bearer ${TOKEN}"`, `password = "x\"y"`,
+	`"token": "héllo wörld ünïcode"`, `key = ""`, `"a": "b", "secret": "c"`,
+	`      GITHUB_TOKEN: ` + ghToken, `"args": ["--api-key", "abcd1234efgh", "--token=abcd1234efgh"]`,
+	`url = "https://u:p4ssw0rd1@h/x?api_key=Zk3q9XvB2m&sig=abcdefgh"`, `Bearer ` + jwt, anthropic + " " + slackBot,
+	`headers = { Authorization = "Bearer ${env("LINEAR_API_KEY")}" }`, "API_KEY=" + randomValue + " next",
+}
+
+// FuzzMaskLine: masking never panics, never adds or removes a line break,
+// is idempotent, and never lets through a provider token or JWT that Scan
+// finds in the line.
+func FuzzMaskLine(f *testing.F) {
+	for _, s := range append(seedTexts, seedLines(f)...) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		if len(line) > 4096 {
+			return
+		}
+		once := MaskLine(line)
+		if strings.Count(once, "\n") != strings.Count(line, "\n") {
+			t.Fatalf("line breaks changed: %q -> %q", line, once)
+		}
+		if twice := MaskLine(once); twice != once {
+			t.Fatalf("not idempotent: %q -> %q -> %q", line, once, twice)
+		}
+		for _, fd := range Scan(Field{Place: InArg}, line) {
+			if (fd.Kind == KindKnownToken || fd.Kind == KindJWT) && strings.Contains(once, fd.Value) {
+				t.Fatalf("%s %q is still visible in %q", fd.Label, fd.Value, once)
+			}
+		}
+		var s Scrubber
+		s.Add(line)
+		if strings.TrimSpace(line) != "" && len(strings.TrimSpace(line)) >= 4 && !strings.ContainsAny(line, "\r\n") &&
+			strings.Contains(s.Line(line), line) && !strings.Contains(Mask(line), line) {
+			t.Fatalf("a known secret is still visible: %q -> %q", line, s.Line(line))
+		}
+	})
+}
+
+// FuzzScan: Scan never panics; every finding's offsets hold its value,
+// lies outside references and does not overlap another; Extract of a
+// server holding the value leaves no extractable finding and keeps every
+// reference.
+func FuzzScan(f *testing.F) {
+	for _, s := range seedTexts {
+		f.Add(uint8(0), "API_KEY", s)
+		f.Add(uint8(3), "", s)
+	}
+	for _, l := range seedLines(f) {
+		f.Add(uint8(1), "Authorization", l)
+	}
+	f.Fuzz(func(t *testing.T, place uint8, name, value string) {
+		if len(value) > 4096 || len(name) > 64 {
+			return
+		}
+		fs := Scan(Field{Place: Place(place % 5), Name: name}, value)
+		refs := refRE.FindAllStringIndex(value, -1)
+		for i, fd := range fs {
+			if fd.Start < 0 || fd.End > len(value) || fd.Start >= fd.End || value[fd.Start:fd.End] != fd.Value {
+				t.Fatalf("bad offsets %d:%d for %q in %q", fd.Start, fd.End, fd.Value, value)
+			}
+			if i > 0 && fs[i-1].End > fd.Start {
+				t.Fatalf("findings overlap: %+v %+v", fs[i-1], fd)
+			}
+			for _, r := range refs {
+				if fd.Start < r[1] && r[0] < fd.End {
+					t.Fatalf("finding %q overlaps the reference %q", fd.Value, value[r[0]:r[1]])
+				}
+			}
+		}
+		srv := canonical.Server{Name: "s", Transport: canonical.Stdio, Command: "x",
+			Env: map[string]string{"API_KEY": value}, Args: []string{"--token", value}}
+		out, _ := Extract(srv, ScanServer(srv))
+		for _, fd := range ScanServer(out) {
+			if fd.Extractable {
+				t.Fatalf("left after Extract of %q: %+v in %+v", value, fd, out)
+			}
+		}
+		for _, r := range refs {
+			ref := value[r[0]:r[1]]
+			if !strings.Contains(out.Env["API_KEY"], ref) {
+				t.Fatalf("Extract lost the reference %q: %q", ref, out.Env["API_KEY"])
+			}
+		}
+	})
+}
+
+func TestSeedLinesFound(t *testing.T) {
+	if _, err := os.Stat("../../testdata/clients"); err != nil {
+		t.Skip("testdata/clients not found")
+	}
+	if len(seedLines(t)) < 50 {
+		t.Fatalf("only %d seed lines", len(seedLines(t)))
+	}
+}

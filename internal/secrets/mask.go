@@ -1,0 +1,319 @@
+package secrets
+
+import (
+	"encoding/json"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// Marker ends every masked value. Text that already holds it is never
+// masked again, so masking is idempotent.
+const Marker = "***"
+
+// Mask hides a secret, keeping only what helps recognise it: a scheme word
+// ("Bearer "), a provider prefix ("ghp_", "sk-ant-") or, for values longer
+// than six characters, the first three characters. "ghp_abc…" becomes
+// "ghp_***", "Bearer eyJhbGciOi…" becomes "Bearer eyJ***", "hunter2hunter2"
+// becomes "hun***" and "short" becomes "***".
+func Mask(v string) string {
+	scheme := ""
+	if s, rest, ok := cutScheme(v); ok {
+		scheme, v = s, rest
+	}
+	for _, p := range knownPrefixes {
+		if strings.HasPrefix(v, p) && len(v) > len(p)+3 {
+			return scheme + p + Marker
+		}
+	}
+	keep := 0
+	if utf8.RuneCountInString(v) > 6 {
+		keep = 3
+	}
+	r := []rune(v)
+	return scheme + string(r[:min(keep, len(r))]) + Marker
+}
+
+var (
+	// quotedPair is "key": "value" (JSON) or key = "value" (TOML, HCL).
+	quotedPair = regexp.MustCompile(`("?)([A-Za-z0-9_.\-]+)("?\s*[:=]\s*")((?:[^"\\]|\\.)*)(")`)
+	// singleQuotedPair is key: 'value' (YAML) or key = 'value' (TOML).
+	singleQuotedPair = regexp.MustCompile(`(['"]?)([A-Za-z0-9_.\-]+)(['"]?\s*[:=]\s*')([^']*)(')`)
+	// yamlPair is an unquoted YAML value: key: value # comment.
+	yamlPair = regexp.MustCompile(`^([+\- ]?\s*(?:-\s+)?)([A-Za-z0-9_.\-]+)(\s*:\s+)([^\s'"#{\[|>&*!][^#]*?)(\s*(?:\s#.*)?)$`)
+	// assignPair is NAME=value or --flag=value inside a line (an argument,
+	// a shell line).
+	assignPair = regexp.MustCompile(`(^|[\s"'\[,(])(--?[A-Za-z0-9][A-Za-z0-9_\-]*|[A-Za-z_][A-Za-z0-9_]*)(=)([^\s"'&,;\]\)]+)`)
+	// flagPair is "--token", "value" in a JSON or TOML array on one line.
+	flagPair = regexp.MustCompile(`(["'])(--?[A-Za-z0-9][A-Za-z0-9_\-]*)(["']\s*,\s*["'])((?:[^"'\\]|\\.)*)(["'])`)
+	// lineCredential is Bearer/Basic/Token and a credential anywhere in text.
+	lineCredential = regexp.MustCompile(`(?i)\b(bearer|basic|token)(\s+)([A-Za-z0-9._~+/=\-]{8,})`)
+	lineUserinfo   = regexp.MustCompile(`(://[^/\s:@"'<>]+:)([^/\s@"'<>]+)(@)`)
+	lineQuery      = regexp.MustCompile(`([?&])([A-Za-z0-9_.\-]+)(=)([^&#\s"'<>\\]+)`)
+)
+
+// MaskLine hides the secret-looking literals on one line of text (a diff
+// line, a message, a line of JSON): values of keys named like secrets
+// ("token": "…", API_KEY = "…", key: …, --api-key=…, "--token", "…"),
+// random-looking values of environment variables, provider tokens, JWTs,
+// Bearer credentials and credentials in URLs, wherever they are. References
+// stay as they are. MaskLine never adds or removes a line break, and
+// masking masked text changes nothing.
+func MaskLine(line string) string {
+	if len(line) < 6 || len(line) > 1<<20 {
+		return line
+	}
+	if strings.ContainsAny(line, ":=") {
+		line = quotedPair.ReplaceAllStringFunc(line, func(m string) string {
+			g := quotedPair.FindStringSubmatch(m)
+			return maskPair(g[1], g[2], g[3], g[4], g[5], m)
+		})
+		if strings.Contains(line, "'") {
+			line = singleQuotedPair.ReplaceAllStringFunc(line, func(m string) string {
+				g := singleQuotedPair.FindStringSubmatch(m)
+				return maskPair(g[1], g[2], g[3], g[4], g[5], m)
+			})
+		}
+		if g := yamlPair.FindStringSubmatch(line); g != nil {
+			line = maskPair(g[1], g[2], g[3], g[4], g[5], line)
+		}
+		if strings.Contains(line, "=") {
+			line = assignPair.ReplaceAllStringFunc(line, func(m string) string {
+				g := assignPair.FindStringSubmatch(m)
+				return maskPair(g[1], g[2], g[3], g[4], "", m)
+			})
+		}
+	}
+	if strings.Contains(line, "-") && strings.Contains(line, ",") {
+		line = flagPair.ReplaceAllStringFunc(line, func(m string) string {
+			g := flagPair.FindStringSubmatch(m)
+			return maskPair(g[1], g[2], g[3], g[4], g[5], m)
+		})
+	}
+	return maskTokens(line)
+}
+
+// maskPair masks value when key is named like a secret, or is an
+// environment variable name whose value looks random. whole is returned
+// unchanged when nothing is to be hidden.
+func maskPair(pre, key, mid, value, post, whole string) string {
+	if value == "" || strings.Contains(value, Marker) {
+		return whole
+	}
+	literal := literalText(value)
+	if _, rest, ok := cutScheme(strings.TrimSpace(literal)); ok {
+		literal = rest
+	}
+	if strings.TrimSpace(literal) == "" {
+		return whole // references only: not a secret
+	}
+	switch {
+	case secretName(key):
+		if strings.TrimSpace(literal) != strings.TrimSpace(value) && !strings.ContainsAny(value, "\\") {
+			// literal text mixed with references: hide only the literal parts
+			return pre + key + mid + maskLiterals(value) + post
+		}
+	case envName(key) && HighEntropy(strings.TrimSpace(literal)):
+	default:
+		return whole
+	}
+	return pre + key + mid + Mask(value) + post
+}
+
+// literalText is value without its references.
+func literalText(value string) string {
+	var b strings.Builder
+	for _, p := range literalPieces(value) {
+		b.WriteString(value[p[0]:p[1]])
+	}
+	return b.String()
+}
+
+// maskLiterals masks each literal piece of value that holds more than a
+// scheme word, keeping the references between them.
+func maskLiterals(value string) string {
+	var b strings.Builder
+	at := 0
+	for _, p := range literalPieces(value) {
+		b.WriteString(value[at:p[0]])
+		piece := value[p[0]:p[1]]
+		if t := strings.TrimSpace(piece); t == "" || isSchemeWord(t) {
+			b.WriteString(piece)
+		} else {
+			b.WriteString(Mask(piece))
+		}
+		at = p[1]
+	}
+	b.WriteString(value[at:])
+	return b.String()
+}
+
+func isSchemeWord(s string) bool {
+	switch strings.ToLower(s) {
+	case "bearer", "basic", "token":
+		return true
+	}
+	return false
+}
+
+// envName reports whether key is spelled like an environment variable:
+// upper-case letters, digits and underscores.
+func envName(key string) bool {
+	letter := false
+	for i := 0; i < len(key); i++ {
+		switch c := key[i]; {
+		case c >= 'A' && c <= 'Z':
+			letter = true
+		case c >= '0' && c <= '9', c == '_':
+		default:
+			return false
+		}
+	}
+	return letter
+}
+
+// maskTokens hides provider tokens, JWTs, scheme credentials and URL
+// credentials anywhere in text.
+func maskTokens(line string) string {
+	if ms := tokenRE.FindAllStringIndex(line, -1); ms != nil {
+		var b strings.Builder
+		at := 0
+		for _, m := range ms {
+			tok := line[m[0]:m[1]]
+			if !tokenBoundary(line, m[0], m[1]) || placeholderToken(tok) {
+				continue
+			}
+			b.WriteString(line[at:m[0]])
+			b.WriteString(Mask(tok))
+			at = m[1]
+		}
+		b.WriteString(line[at:])
+		line = b.String()
+	}
+	lower := strings.ToLower(line)
+	if strings.Contains(lower, "bearer") || strings.Contains(lower, "basic") || strings.Contains(lower, "token") {
+		line = lineCredential.ReplaceAllStringFunc(line, func(m string) string {
+			g := lineCredential.FindStringSubmatch(m)
+			cred := g[3]
+			if strings.Contains(cred, Marker) || placeholder(cred) || !tokenLike(cred) {
+				return m
+			}
+			return g[1] + g[2] + Mask(cred)
+		})
+	}
+	if strings.Contains(line, "://") && strings.Contains(line, "@") {
+		line = lineUserinfo.ReplaceAllStringFunc(line, func(m string) string {
+			g := lineUserinfo.FindStringSubmatch(m)
+			if strings.Contains(g[2], Marker) || IsReference(g[2]) || placeholder(g[2]) {
+				return m
+			}
+			return g[1] + Mask(g[2]) + g[3]
+		})
+	}
+	if strings.ContainsAny(line, "?&") && strings.Contains(line, "=") {
+		line = lineQuery.ReplaceAllStringFunc(line, func(m string) string {
+			g := lineQuery.FindStringSubmatch(m)
+			v := g[4]
+			if !queryName(g[2]) || strings.Contains(v, Marker) || len(v) < 6 || IsReference(v) || placeholder(v) {
+				return m
+			}
+			return g[1] + g[2] + g[3] + Mask(v)
+		})
+	}
+	return line
+}
+
+// MaskText is MaskLine for every line of text.
+func MaskText(text string) string {
+	if !strings.Contains(text, "\n") {
+		return MaskLine(text)
+	}
+	lines := strings.SplitAfter(text, "\n")
+	for i, l := range lines {
+		body := strings.TrimRight(l, "\r\n")
+		lines[i] = MaskLine(body) + l[len(body):]
+	}
+	return strings.Join(lines, "")
+}
+
+// A Scrubber masks secrets it was told about, wherever they appear in a
+// line, before MaskLine's own rules: it catches what no line rule can see,
+// such as an argument whose flag is on the line before, or a value that
+// spans lines. The zero value is ready; it is safe for concurrent use.
+type Scrubber struct {
+	mu       sync.Mutex
+	values   []string
+	replacer *strings.Replacer
+}
+
+// Add records a secret: its text, its lines when it spans several, and the
+// forms it takes inside JSON strings and URLs. Values shorter than four
+// characters are ignored: hiding them would garble ordinary text.
+func (s *Scrubber) Add(secret string) {
+	forms := []string{secret}
+	if js, err := json.Marshal(secret); err == nil {
+		forms = append(forms, strings.Trim(string(js), `"`))
+	}
+	forms = append(forms, url.QueryEscape(secret), url.PathEscape(secret))
+	for _, f := range slices.Clone(forms) {
+		if strings.Contains(f, "\n") {
+			forms = append(forms, strings.Split(f, "\n")...)
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, f := range forms {
+		f = strings.TrimRight(f, "\r")
+		if len(strings.TrimSpace(f)) < 4 || strings.Contains(f, "\n") || slices.Contains(s.values, f) {
+			continue
+		}
+		s.values = append(s.values, f)
+		s.replacer = nil
+	}
+}
+
+// Len returns how many forms of secrets the scrubber knows.
+func (s *Scrubber) Len() int {
+	if s == nil {
+		return 0
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.values)
+}
+
+// Line masks every known secret on line, then applies MaskLine.
+func (s *Scrubber) Line(line string) string {
+	if s != nil {
+		s.mu.Lock()
+		if s.replacer == nil && len(s.values) > 0 {
+			// Longest first, so that a secret holding another is hidden whole.
+			sorted := slices.Clone(s.values)
+			slices.SortStableFunc(sorted, func(a, b string) int { return len(b) - len(a) })
+			pairs := make([]string, 0, 2*len(sorted))
+			for _, v := range sorted {
+				pairs = append(pairs, v, Mask(v))
+			}
+			s.replacer = strings.NewReplacer(pairs...)
+		}
+		r := s.replacer
+		s.mu.Unlock()
+		if r != nil {
+			line = r.Replace(line)
+		}
+	}
+	return MaskLine(line)
+}
+
+// Text is Line for every line of text.
+func (s *Scrubber) Text(text string) string {
+	lines := strings.SplitAfter(text, "\n")
+	for i, l := range lines {
+		body := strings.TrimRight(l, "\r\n")
+		lines[i] = s.Line(body) + l[len(body):]
+	}
+	return strings.Join(lines, "")
+}

@@ -1,0 +1,382 @@
+package secrets
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/mcpsync/mcpsync/canonical"
+)
+
+// A ServerFinding is a secret-looking literal in one field of a server.
+type ServerFinding struct {
+	Finding
+	// Field is the canonical field: env.NAME, headers.NAME, args[3], url,
+	// command, cwd, oauth.clientSecret, or extra.CLIENT.KEY for a
+	// client-specific key.
+	Field string `json:"field"`
+	// Var is the environment variable a reference should name instead:
+	// the env key itself, the provider's usual variable (GITHUB_TOKEN), or
+	// SERVER_API_KEY and the like for headers, flags and URLs.
+	Var string `json:"var"`
+	// Extractable says that Extract can replace the literal with ${Var}:
+	// false for client-specific keys, which mcpsync keeps verbatim.
+	Extractable bool `json:"extractable"`
+}
+
+// Describe says where the secret is and what it looks like, without its
+// value: `env GITHUB_TOKEN holds a GitHub token (ghp_***)`.
+func (f ServerFinding) Describe() string {
+	return fmt.Sprintf("%s holds %s (%s)", fieldPhrase(f.Field), article(f.Label), f.Masked())
+}
+
+func fieldPhrase(field string) string {
+	switch {
+	case strings.HasPrefix(field, "env."):
+		return "env " + strings.TrimPrefix(field, "env.")
+	case strings.HasPrefix(field, "headers."):
+		return "header " + strings.TrimPrefix(field, "headers.")
+	case strings.HasPrefix(field, "extra."):
+		return "client key " + strings.TrimPrefix(field, "extra.")
+	}
+	return field
+}
+
+func article(label string) string {
+	if strings.HasPrefix(label, "value of ") || strings.HasPrefix(label, "token in ") || strings.HasPrefix(label, "password in ") {
+		return "the literal " + label
+	}
+	switch label[0] {
+	case 'A', 'E', 'I', 'O', 'U', 'a', 'e', 'i', 'o', 'u':
+		return "an " + label
+	}
+	return "a " + label
+}
+
+// ScanServer returns every secret-looking literal in srv: env values,
+// header values, args (an argument after --token or similar is named by
+// that flag), the URL, the command, the OAuth client secret and the string
+// values of client-specific keys. Each finding proposes the variable a
+// reference should use.
+func ScanServer(srv canonical.Server) []ServerFinding {
+	var out []ServerFinding
+	add := func(field, key string, f Field, value string, extractable bool) {
+		for _, fd := range Scan(f, value) {
+			out = append(out, ServerFinding{Finding: fd, Field: field, Extractable: extractable,
+				Var: suggestVar(srv.Name, field, key, fd)})
+		}
+	}
+	for _, k := range sortedKeys(srv.Env) {
+		add("env."+k, k, Field{Place: InEnv, Name: k}, srv.Env[k], true)
+	}
+	for _, k := range sortedKeys(srv.Headers) {
+		add("headers."+k, k, Field{Place: InHeader, Name: k}, srv.Headers[k], true)
+	}
+	if srv.URL != "" {
+		add("url", "", Field{Place: InURL}, srv.URL, true)
+	}
+	add("command", "", Field{Place: InArg}, srv.Command, true)
+	for i, a := range srv.Args {
+		name := argName(srv.Args, i)
+		key := name
+		if m := argAssign.FindStringSubmatch(a); m != nil {
+			key = m[1]
+		}
+		add(fmt.Sprintf("args[%d]", i), key, Field{Place: InArg, Name: name}, a, true)
+	}
+	if o := srv.Auth.OAuth; o != nil && o.ClientSecret != "" {
+		add("oauth.clientSecret", "client_secret", Field{Place: InOther, Name: "client_secret"}, o.ClientSecret, true)
+	}
+	for _, client := range sortedKeys(srv.Extra) {
+		for _, key := range sortedKeys(srv.Extra[client]) {
+			var v any
+			if json.Unmarshal(srv.Extra[client][key], &v) != nil {
+				continue
+			}
+			walkStrings(v, key, func(name, s string) {
+				add("extra."+client+"."+key, name, Field{Place: InOther, Name: name}, s, false)
+			})
+		}
+	}
+	dedupeVars(out)
+	return out
+}
+
+// argName is the flag before args[i] (--token in --token VALUE), or "".
+func argName(args []string, i int) string {
+	if i > 0 && flagLike(args[i-1]) && !strings.Contains(args[i-1], "=") {
+		return args[i-1]
+	}
+	return ""
+}
+
+// flagLike reports whether an argument is an option (--token, -k).
+func flagLike(a string) bool {
+	return len(a) > 1 && a[0] == '-' && a != "--" && !isNumber(a)
+}
+
+// walkStrings calls fn for every string in a decoded JSON value, with the
+// name of the object key that holds it (or of the nearest one above).
+func walkStrings(v any, name string, fn func(name, s string)) {
+	switch x := v.(type) {
+	case string:
+		fn(name, x)
+	case []any:
+		for _, e := range x {
+			walkStrings(e, name, fn)
+		}
+	case map[string]any:
+		for _, k := range sortedKeys(x) {
+			walkStrings(x[k], k, fn)
+		}
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// suggestVar names the variable that should hold a secret found in field.
+func suggestVar(server, field, key string, f Finding) string {
+	if strings.HasPrefix(field, "env.") && validVar(key) {
+		return key
+	}
+	if f.EnvVar != "" {
+		return f.EnvVar
+	}
+	prefix := VarName(server)
+	switch {
+	case strings.HasPrefix(field, "env."):
+		return VarName(key)
+	case strings.HasPrefix(field, "headers."):
+		switch strings.ToLower(key) {
+		case "authorization", "proxy-authorization", "x-api-key", "api-key", "apikey", "x-api-token":
+			return join(prefix, "API_KEY")
+		}
+		return join(prefix, VarName(strings.TrimPrefix(strings.TrimPrefix(key, "x-"), "X-")))
+	case strings.HasPrefix(field, "args["):
+		if key != "" {
+			k := VarName(strings.TrimLeft(key, "-"))
+			if strings.HasPrefix(key, "-") {
+				return join(prefix, k)
+			}
+			return k
+		}
+		if eq := strings.IndexByte(f.Value, '='); eq > 0 {
+			return join(prefix, "SECRET")
+		}
+	case field == "url":
+		if f.Kind == KindURLPassword {
+			return join(prefix, "PASSWORD")
+		}
+		if strings.HasPrefix(f.Label, "token in the URL's ") {
+			param := strings.TrimSuffix(strings.TrimPrefix(f.Label, "token in the URL's "), " parameter")
+			return join(prefix, VarName(param))
+		}
+	case field == "oauth.clientSecret":
+		return join(prefix, "CLIENT_SECRET")
+	}
+	return join(prefix, "SECRET")
+}
+
+func join(prefix, name string) string {
+	if prefix == "" || strings.HasPrefix(name, prefix+"_") {
+		return name
+	}
+	return prefix + "_" + name
+}
+
+// VarName turns a name into an environment variable name: upper case,
+// every other character an underscore, never starting with a digit.
+// "linear" becomes LINEAR, "x-api-key" X_API_KEY.
+func VarName(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z':
+			b.WriteByte(c - 'a' + 'A')
+		case c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+			b.WriteByte(c)
+		default:
+			if b.Len() > 0 && !strings.HasSuffix(b.String(), "_") {
+				b.WriteByte('_')
+			}
+		}
+	}
+	out := strings.TrimRight(b.String(), "_")
+	if out != "" && out[0] >= '0' && out[0] <= '9' {
+		out = "_" + out
+	}
+	return out
+}
+
+func validVar(s string) bool { return s != "" && VarName(s) == s }
+
+// dedupeVars makes the proposed variables of one server unique per value:
+// two different secrets never share a variable.
+func dedupeVars(fs []ServerFinding) {
+	byVar := map[string]string{}
+	for i := range fs {
+		v := fs[i].Var
+		for n := 2; ; n++ {
+			prev, taken := byVar[v]
+			if !taken || prev == fs[i].Value {
+				break
+			}
+			v = fmt.Sprintf("%s_%d", fs[i].Var, n)
+		}
+		byVar[v] = fs[i].Value
+		fs[i].Var = v
+	}
+}
+
+// An Extraction is one secret moved out of a server into a variable.
+type Extraction struct {
+	Server string `json:"server"`
+	Field  string `json:"field"`
+	Var    string `json:"var"`
+	// Value is the secret; it is never marshalled.
+	Value string `json:"-"`
+	Label string `json:"label"`
+}
+
+// Masked returns the value as it may be shown.
+func (e Extraction) Masked() string { return Mask(e.Value) }
+
+// Extract returns srv with every extractable finding replaced by a
+// reference to its variable (${GITHUB_TOKEN}, Bearer ${LINEAR_API_KEY}),
+// and what was moved. Findings that are not extractable stay.
+func Extract(srv canonical.Server, findings []ServerFinding) (canonical.Server, []Extraction) {
+	out := srv.Clone()
+	var moved []Extraction
+	// Replace from the end of each value, so earlier offsets stay right.
+	fs := slices.Clone(findings)
+	sort.SliceStable(fs, func(i, j int) bool {
+		if fs[i].Field != fs[j].Field {
+			return fs[i].Field < fs[j].Field
+		}
+		return fs[i].Start > fs[j].Start
+	})
+	for _, f := range fs {
+		if !f.Extractable {
+			continue
+		}
+		ref := "${" + f.Var + "}"
+		replace := func(v string) (string, bool) {
+			if f.End > len(v) || v[f.Start:f.End] != f.Value {
+				return v, false
+			}
+			return v[:f.Start] + ref + v[f.End:], true
+		}
+		ok := false
+		switch {
+		case f.Field == "command":
+			out.Command, ok = replace(out.Command)
+		case strings.HasPrefix(f.Field, "args["):
+			var i int
+			if _, err := fmt.Sscanf(f.Field, "args[%d]", &i); err == nil && i < len(out.Args) {
+				out.Args[i], ok = replace(out.Args[i])
+			}
+		case strings.HasPrefix(f.Field, "env."):
+			k := strings.TrimPrefix(f.Field, "env.")
+			var v string
+			if v, ok = replace(out.Env[k]); ok {
+				out.Env[k] = v
+			}
+		case strings.HasPrefix(f.Field, "headers."):
+			k := strings.TrimPrefix(f.Field, "headers.")
+			var v string
+			if v, ok = replace(out.Headers[k]); ok {
+				out.Headers[k] = v
+			}
+		case f.Field == "url":
+			out.URL, ok = replace(out.URL)
+		case f.Field == "oauth.clientSecret" && out.Auth.OAuth != nil:
+			out.Auth.OAuth.ClientSecret, ok = replace(out.Auth.OAuth.ClientSecret)
+		}
+		if ok {
+			moved = append(moved, Extraction{Server: srv.Name, Field: f.Field, Var: f.Var, Value: f.Value, Label: f.Label})
+		}
+	}
+	slices.Reverse(moved) // back to field order
+	sort.SliceStable(moved, func(i, j int) bool { return moved[i].Field < moved[j].Field })
+	return out, moved
+}
+
+// MaskServer returns a copy of srv with every secret-looking literal
+// masked, for display (show, list, --json): "ghp_abc…" becomes "ghp_***".
+func MaskServer(srv canonical.Server) canonical.Server {
+	out := srv.Clone()
+	mask := func(v string, f Field) string {
+		fs := Scan(f, v)
+		for i := len(fs) - 1; i >= 0; i-- {
+			v = v[:fs[i].Start] + fs[i].Masked() + v[fs[i].End:]
+		}
+		return v
+	}
+	out.Command = mask(out.Command, Field{Place: InArg})
+	for i := range out.Args {
+		out.Args[i] = mask(out.Args[i], Field{Place: InArg, Name: argName(srv.Args, i)})
+	}
+	for k, v := range out.Env {
+		out.Env[k] = mask(v, Field{Place: InEnv, Name: k})
+	}
+	for k, v := range out.Headers {
+		out.Headers[k] = mask(v, Field{Place: InHeader, Name: k})
+	}
+	out.URL = mask(out.URL, Field{Place: InURL})
+	if o := out.Auth.OAuth; o != nil {
+		o.ClientSecret = mask(o.ClientSecret, Field{Name: "client_secret"})
+	}
+	for client, keys := range out.Extra {
+		for key, raw := range keys {
+			var v any
+			if json.Unmarshal(raw, &v) != nil {
+				continue
+			}
+			masked := maskJSON(v, key, mask)
+			if b, err := json.Marshal(masked); err == nil && string(b) != string(raw) {
+				out.Extra[client][key] = b
+			}
+		}
+	}
+	return out
+}
+
+func maskJSON(v any, name string, mask func(string, Field) string) any {
+	switch x := v.(type) {
+	case string:
+		return mask(x, Field{Name: name})
+	case []any:
+		for i := range x {
+			x[i] = maskJSON(x[i], name, mask)
+		}
+	case map[string]any:
+		for k := range x {
+			x[k] = maskJSON(x[k], k, mask)
+		}
+	}
+	return v
+}
+
+// ScrubberFor returns a Scrubber that knows every secret-looking literal of
+// the servers, for masking text that shows them (a diff of their file).
+func ScrubberFor(sets ...canonical.Set) *Scrubber {
+	s := &Scrubber{}
+	for _, set := range sets {
+		for _, srv := range set.Servers {
+			for _, f := range ScanServer(srv) {
+				s.Add(f.Value)
+			}
+		}
+	}
+	return s
+}
