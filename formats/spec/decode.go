@@ -255,10 +255,20 @@ func (a *Adapter) decodeServer(c *Context, t target, name string, key, n jsonedi
 		r.skipf(n, "", "a server is an object such as {\"command\": \"npx\", \"args\": [...]}", "it is %s, not an object", n.Kind())
 		return srv, false, r.diags
 	}
+	members := n.Members()
+	if v, ok := a.hooks.(EntryViewer); ok {
+		view, skip, ds := v.ViewEntry(c, name, n)
+		r.diags = append(r.diags, ds...)
+		if skip {
+			return srv, false, r.diags
+		}
+		if view != nil {
+			members = view
+		}
+	}
 	f := a.spec.Fields
 	var known [fOAuth + 1]jsonedit.Node // by kind; not Valid when absent
 	var urlKey string
-	members := n.Members()
 	for i, m := range members {
 		for _, prev := range members[:i] {
 			if prev.Name == m.Name {

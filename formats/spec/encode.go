@@ -84,10 +84,22 @@ func (a *Adapter) Encode(loc formats.Location, data []byte, want canonical.Set, 
 		if !ok {
 			continue
 		}
+		replace := false
+		if ee, ok := a.hooks.(EntryEncoder); ok {
+			var oldNode jsonedit.Node
+			var oldSrv *canonical.Server
+			if has {
+				oldNode, oldSrv = old.node, &old.srv
+			}
+			fields, replace = e.hookEntry(ee, c, s, oldNode, oldSrv, fields)
+		}
 		c.Written = append(c.Written, s.Name)
-		if has {
+		switch {
+		case has && replace:
+			e.fail(doc.Set(append(slices.Clone(t.servers), s.Name), object(fields)))
+		case has:
 			e.editEntry(old, s, fields, bridged)
-		} else {
+		default:
 			fresh = append(fresh, jsonedit.Field{Key: s.Name, Value: object(fields)})
 		}
 	}
@@ -121,6 +133,18 @@ func (a *Adapter) Encode(loc formats.Location, data []byte, want canonical.Set, 
 		return data, diags.WithFile(loc.Path)
 	}
 	return out, diags.WithFile(loc.Path)
+}
+
+// hookEntry lets the client's EntryEncoder adjust an entry; the keys it
+// returns are classified again by the spec's fields.
+func (e *encoder) hookEntry(ee EntryEncoder, c *Context, s canonical.Server, old jsonedit.Node, oldSrv *canonical.Server, fields []field) ([]field, bool) {
+	en := &EncodedEntry{Fields: object(fields), Old: oldSrv}
+	e.diags = append(e.diags, ee.EncodeEntry(c, s, old, en)...)
+	out := make([]field, len(en.Fields))
+	for i, f := range en.Fields {
+		out[i] = field{key: f.Key, kind: e.a.keys[f.Key], value: f.Value}
+	}
+	return out, en.Replace
 }
 
 // encoder carries one Encode.
@@ -562,6 +586,8 @@ func (e *encoder) editEntry(old *entry, s canonical.Server, fields []field, brid
 					oldMap, wantMap = o.Headers, s.Headers
 				}
 				e.syncMap(at(f.key), node, oldMap, wantMap, f.value.(map[string]string), old.ok)
+			case f.kind == fOAuth && e.hasUnmodelled(node):
+				e.syncOAuth(at(f.key), node, f.value.(jsonedit.Object))
 			default:
 				e.fail(doc.Set(at(f.key), f.value))
 			}
@@ -617,4 +643,69 @@ func (e *encoder) syncMap(path []string, node jsonedit.Node, oldMap, wantMap, re
 		}
 	}
 	e.fail(e.doc.Append(path, fresh...))
+}
+
+// hasUnmodelled reports whether an OAuth object holds a key of the client's
+// that mcpsync does not model; such an object is edited key by key, others
+// are written whole.
+func (e *encoder) hasUnmodelled(node jsonedit.Node) bool {
+	if node.Kind() != jsonedit.KindObject {
+		return false
+	}
+	o := e.a.spec.OAuth
+	for _, m := range node.Members() {
+		switch m.Name {
+		case o.ClientID, o.ClientSecret, o.Scopes, o.CallbackPort, o.RedirectURI, o.AuthServerMetadataURL, o.Resource:
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// syncOAuth edits the OAuth object key by key: the client's own keys that
+// mcpsync does not model (Gemini's and Qwen's "enabled") stay, a setting
+// that did not change stays as written.
+func (e *encoder) syncOAuth(path []string, node jsonedit.Node, want jsonedit.Object) {
+	o := e.a.spec.OAuth
+	at := func(k string) []string { return append(slices.Clone(path), k) }
+	wanted := map[string]any{}
+	for _, f := range want {
+		wanted[f.Key] = f.Value
+	}
+	modelled := map[string]bool{}
+	for _, k := range []string{o.ClientID, o.ClientSecret, o.Scopes, o.CallbackPort, o.RedirectURI, o.AuthServerMetadataURL, o.Resource} {
+		if k != "" {
+			modelled[k] = true
+		}
+	}
+	seen := map[string]bool{}
+	for _, m := range node.Members() {
+		if !modelled[m.Name] || seen[m.Name] {
+			continue
+		}
+		seen[m.Name] = true
+		v, ok := wanted[m.Name]
+		if !ok {
+			_, err := e.doc.Delete(at(m.Name))
+			e.fail(err)
+			continue
+		}
+		if b, err := json.Marshal(v); err != nil || !jsonSame(m.Value.JSON(), b) {
+			e.fail(e.doc.Set(at(m.Name), v))
+		}
+	}
+	var fresh []jsonedit.Field
+	for _, f := range want {
+		if !seen[f.Key] {
+			fresh = append(fresh, f)
+		}
+	}
+	e.fail(e.doc.Append(path, fresh...))
+}
+
+// jsonSame compares two JSON texts by value.
+func jsonSame(a, b []byte) bool {
+	var x, y any
+	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && reflect.DeepEqual(x, y)
 }

@@ -1,6 +1,9 @@
 package spec
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/formats/jsonedit"
@@ -55,3 +58,62 @@ func (NoHooks) PrepareEncode(*Context, *canonical.Set) canonical.Diagnostics { r
 
 // FinishEncode implements Hooks.
 func (NoHooks) FinishEncode(*Context, *jsonedit.Doc) canonical.Diagnostics { return nil }
+
+// EntryViewer is an optional part of Hooks, for clients whose entries come
+// in shapes a spec cannot describe: a nested object holding the transport
+// (Cline CLI), a legacy nested command (Zed), or entries that are not
+// servers mcpsync manages at all (Zed's extension settings).
+type EntryViewer interface {
+	// ViewEntry runs before the generic decoding of an entry. It returns
+	// the members the generic decoding reads instead of the entry's own
+	// (nil: the entry's own). The members are nodes of the file, so every
+	// position stays right; a member renamed to a key the spec does not
+	// know is kept in Extra under that name. skip == true leaves the entry
+	// alone: it is not imported and Encode never touches it unless the
+	// wanted set replaces it by name; diags say why, if the user needs to
+	// know.
+	ViewEntry(c *Context, name string, entry jsonedit.Node) (members []jsonedit.Member, skip bool, diags canonical.Diagnostics)
+}
+
+// EntryEncoder is an optional part of Hooks, for clients whose entries need
+// a key the model does not give (Copilot's tools: ["*"]) or a shape of
+// their own (Cline CLI's nested transport).
+type EntryEncoder interface {
+	// EncodeEntry adjusts the entry the generic encoder wrote for s, in
+	// e.Fields (keys in the order they are written). old is the entry in
+	// the file, not Valid for a new one. A key the hook adds is edited in
+	// place with the part of the model its field in the spec belongs to;
+	// set e.Replace to write the whole entry as e.Fields instead, which a
+	// hook must do when it adds a key the spec does not know.
+	EncodeEntry(c *Context, s canonical.Server, old jsonedit.Node, e *EncodedEntry) canonical.Diagnostics
+}
+
+// EncodedEntry is one entry as about to be written.
+type EncodedEntry struct {
+	Fields jsonedit.Object
+	// Old is the server the entry in the file decodes to; nil for a new
+	// entry.
+	Old *canonical.Server
+	// Replace writes Fields as the whole entry, instead of editing the
+	// entry in the file key by key.
+	Replace bool
+}
+
+// KeepUnknown appends to e.Fields the keys kept verbatim for the client
+// that are not written yet: the wanted server's Extra when it has one for
+// the client, else the Extra of the server the entry in the file holds (the
+// wanted server then says nothing of the user's other keys, and they stay).
+// The generic encoder writes the keys of the model only from the model, so
+// a hook that writes an entry whole (EncodedEntry.Replace) calls it to keep
+// every key it did not mean to drop.
+func KeepUnknown(c *Context, s canonical.Server, e *EncodedEntry) {
+	extra, ok := s.Extra[c.Spec.ID]
+	if !ok && e.Old != nil {
+		extra = e.Old.Extra[c.Spec.ID]
+	}
+	for _, k := range slices.Sorted(maps.Keys(extra)) {
+		if !slices.ContainsFunc(e.Fields, func(f jsonedit.Field) bool { return f.Key == k }) {
+			e.Fields = append(e.Fields, jsonedit.Field{Key: k, Value: extra[k]})
+		}
+	}
+}

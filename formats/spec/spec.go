@@ -443,3 +443,29 @@ func isNull(e hcl.Expression) bool {
 
 // String describes the spec for error messages.
 func (s *Spec) String() string { return fmt.Sprintf("client %q (%s)", s.ID, s.File) }
+
+// Known reports whether key is one of the client's keys for a part of the
+// model (a field, a url alias or transport url key, the OAuth object), as
+// opposed to a key kept verbatim in Extra. Hooks that write a whole entry
+// use it to keep the user's other keys.
+func (s *Spec) Known(key string) bool {
+	if key == "" {
+		return false
+	}
+	f := s.Fields
+	for _, k := range []string{f.Type, f.Command, f.Args, f.Env, f.Cwd, f.URL, f.Headers, f.Enabled, f.Disabled,
+		f.ToolsAllow, f.ToolsDeny, f.StartupTimeout, f.ToolTimeout} {
+		if k == key {
+			return true
+		}
+	}
+	if slices.Contains(f.URLAliases, key) || (s.OAuth != nil && s.OAuth.Key == key) {
+		return true
+	}
+	for _, t := range s.Transports {
+		if t.URLKey == key || slices.Contains(t.ReadURLKeys, key) {
+			return true
+		}
+	}
+	return false
+}
