@@ -9,11 +9,16 @@ import (
 	"path/filepath"
 
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/formats/cline"
 	"github.com/mcpsync/mcpsync/formats/codex"
 	continuedev "github.com/mcpsync/mcpsync/formats/continue"
+	"github.com/mcpsync/mcpsync/formats/copilot"
+	"github.com/mcpsync/mcpsync/formats/gemini"
 	"github.com/mcpsync/mcpsync/formats/goose"
+	"github.com/mcpsync/mcpsync/formats/qwen"
 	"github.com/mcpsync/mcpsync/formats/spec"
 	"github.com/mcpsync/mcpsync/formats/vscode"
+	"github.com/mcpsync/mcpsync/formats/zed"
 )
 
 // Options says where to find user plugins.
@@ -39,16 +44,29 @@ func NewRegistry(opts Options) *formats.Registry {
 	// Built-in adapters, alphabetical by id. A client described by its spec
 	// alone is plain(id); a client with Go quirks has a package exposing
 	// Adapter() formats.Adapter.
+	r.Register(plain("amazonq"), builtin)
+	r.Register(plain("amp"), builtin)
 	r.Register(plain("claude-code"), builtin)
 	r.Register(plain("claude-desktop"), builtin)
+	r.Register(cline.Adapter(), builtin)
+	r.Register(cline.CLIAdapter(), builtin)
 	// >>> codex
 	r.Register(codex.Adapter(), builtin)
 	// <<< codex
 	r.Register(continuedev.Adapter(), builtin)
+	r.Register(copilot.Adapter(), builtin)
 	r.Register(plain("cursor"), builtin)
+	r.Register(gemini.Adapter(), builtin)
 	r.Register(goose.Adapter(), builtin)
+	r.Register(plain("junie"), builtin)
+	r.Register(plain("kiro"), builtin)
+	r.Register(plain("lm-studio"), builtin)
 	r.Register(plain("opencode"), builtin)
+	r.Register(qwen.Adapter(), builtin)
+	r.Register(plain("roo"), builtin)
 	r.Register(vscode.Adapter(), builtin)
+	r.Register(plain("windsurf"), builtin)
+	r.Register(zed.Adapter(), builtin)
 
 	if opts.PluginDir != "" {
 		plugins, diags := spec.LoadPlugins(opts.PluginDir)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpsync/mcpsync/formats/formatstest"
 	"github.com/mcpsync/mcpsync/formats/spec"
 )
 
@@ -36,16 +37,16 @@ func TestEveryBuiltinRegistered(t *testing.T) {
 // one, and a broken plugin is a diagnostic that stops nothing else.
 func TestRegistryPlugins(t *testing.T) {
 	dir := t.TempDir()
-	windsurf, err := os.ReadFile("../spec/testdata/future/windsurf.hcl")
-	if err != nil {
-		t.Fatal(err)
-	}
+	windsurf, _ := spec.BuiltinSource("windsurf")
+	// Windsurf Next keeps its own file: a client added by a plugin.
+	windsurfNext := strings.NewReplacer(`client "windsurf"`, `client "windsurf-next"`, `"Windsurf"`, `"Windsurf Next"`,
+		"/windsurf/", "/windsurf-next/").Replace(string(windsurf))
 	cursor, _ := spec.BuiltinSource("cursor")
 	myCursor := strings.Replace(string(cursor), `display_name     = "Cursor"`, `display_name     = "My Cursor"`, 1)
 	for name, text := range map[string]string{
-		"windsurf.hcl": string(windsurf),
-		"cursor.hcl":   myCursor,
-		"broken.hcl":   "client \"broken\" {\n  format = \"json\"\n",
+		"windsurf-next.hcl": windsurfNext,
+		"cursor.hcl":        myCursor,
+		"broken.hcl":        "client \"broken\" {\n  format = \"json\"\n",
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
@@ -55,9 +56,15 @@ func TestRegistryPlugins(t *testing.T) {
 	if len(r.Diags) != 1 || r.Diags[0].File != filepath.Join(dir, "broken.hcl") || r.Diags[0].Line != 1 {
 		t.Errorf("Diags = %v, want one error in broken.hcl at line 1 (the unclosed block)", r.Diags)
 	}
-	ws, err := r.Lookup("windsurf")
-	if err != nil || ws.DisplayName() != "Windsurf" || r.Origin("windsurf").File != filepath.Join(dir, "windsurf.hcl") {
-		t.Errorf("windsurf plugin: %v %v", err, r.Origin("windsurf"))
+	ws, err := r.Lookup("windsurf-next")
+	if err != nil || ws.DisplayName() != "Windsurf Next" || r.Origin("windsurf-next").File != filepath.Join(dir, "windsurf-next.hcl") {
+		t.Errorf("windsurf-next plugin: %v %v", err, r.Origin("windsurf-next"))
+	}
+	if ws.Locations(formatstest.Env)[0].Path != "/home/user/.codeium/windsurf-next/mcp_config.json" {
+		t.Errorf("windsurf-next plugin reads %v", ws.Locations(formatstest.Env))
+	}
+	if !r.Origin("windsurf").Builtin {
+		t.Errorf("adding windsurf-next replaced windsurf: %+v", r.Origin("windsurf"))
 	}
 	c, _ := r.Lookup("cursor")
 	if c.DisplayName() != "My Cursor" || r.Origin("cursor").Builtin {

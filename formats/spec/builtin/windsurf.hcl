@@ -1,4 +1,10 @@
-# Windsurf (clients.md §10): serverUrl written, url read too; a disabled flag.
+# Windsurf (Cascade), from its documentation.
+#
+# One file, user scope only. A remote server's url is written as serverUrl,
+# which every Windsurf release reads; url is read too. Windsurf detects the
+# remote transport itself (streamable HTTP, then SSE). It expands
+# ${env:VAR} in command, args, env, serverUrl, url and headers. The UI
+# writes "disabled" and "disabledTools".
 client "windsurf" {
   display_name = "Windsurf"
   format       = "json"
@@ -23,4 +29,5 @@ client "windsurf" {
 
   transport "stdio" {}
   transport "http" {}
+  transport "sse" {}
 }

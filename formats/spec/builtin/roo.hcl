@@ -1,5 +1,10 @@
-# Roo Code (clients.md §14): a url needs a type, streamable-http; timeouts in
-# seconds; alwaysAllow and watchPaths are kept as unknown keys.
+# Roo Code, from its source (src/services/mcp/McpHub.ts).
+#
+# Parsed with plain JSON.parse: no comments. A url needs an explicit type,
+# "sse" or "streamable-http" ("Configuration with 'url' must explicitly
+# specify 'type'"); for a command the type is optional. Timeouts are in
+# seconds (1 to 3600). alwaysAllow (tools run without asking) and watchPaths
+# are kept as they are. ${env:VAR} and ${workspaceFolder} are expanded.
 client "roo" {
   display_name     = "Roo Code"
   format           = "json"
@@ -10,6 +15,14 @@ client "roo" {
   location "user" {
     os   = ["linux"]
     path = "${config_home}/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json"
+  }
+  location "user" {
+    os   = ["darwin"]
+    path = "${home}/Library/Application Support/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json"
+  }
+  location "user" {
+    os   = ["windows"]
+    path = "${appdata}/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json"
   }
   location "project" {
     path = "${project}/.roo/mcp.json"

@@ -1,0 +1,69 @@
+# GitHub Copilot CLI (verified with copilot 1.0.102).
+#
+# ~/.copilot/mcp-config.json ($COPILOT_HOME moves ~/.copilot; XDG_CONFIG_HOME
+# does not), strict JSON. copilot mcp add writes "tools" first: ["*"] for
+# every tool, [] for none, or names; the Go quirk turns ["*"] into "no
+# filter" and writes it for new entries, as the CLI does. The type is
+# "local" (or "stdio"), "http" ("streamable-http" accepted) or "sse"; a url
+# without type is http. timeout is in milliseconds.
+#
+# Workspace servers are read from .mcp.json and .github/mcp.json, in trusted
+# folders only. .mcp.json is Claude Code's project file too, and Claude Code
+# would skip an entry with "type": "local" or a "tools" list of names, so
+# mcpsync writes Copilot's project servers to .github/mcp.json.
+#
+# Switching a server off lives in ~/.copilot/settings.json
+# ("disabledMcpServers", written by copilot mcp disable), which mcpsync does
+# not write: a disabled server is not written, with a warning.
+#
+# References: the CLI's changelog says env variables referenced in command,
+# args, cwd, url and headers are resolved; ${VAR} is what its users write.
+client "copilot" {
+  display_name     = "Copilot CLI"
+  format           = "json"
+  placeholders     = "dollar"
+  servers          = ["mcpServers"]
+  quirks           = "copilot"
+  url_without_type = "http"
+
+  location "user" {
+    path = "${env("COPILOT_HOME", "${home}/.copilot")}/mcp-config.json"
+    note = "servers switched off with copilot mcp disable are listed in settings.json beside it, which mcpsync does not read"
+  }
+  location "project" {
+    path = "${project}/.github/mcp.json"
+    note = "Copilot CLI reads it only in a folder trusted in ~/.copilot/config.json"
+  }
+  location "project" {
+    path      = "${project}/.mcp.json"
+    read_only = true
+    note      = "shared with Claude Code, which would skip Copilot's entries; mcpsync writes Copilot's project servers to .github/mcp.json"
+  }
+
+  fields {
+    type         = "type"
+    command      = "command"
+    args         = "args"
+    env          = "env"
+    cwd          = "cwd"
+    url          = "url"
+    headers      = "headers"
+    tools_allow  = "tools"
+    tool_timeout = "timeout"
+    timeout_unit = "ms"
+  }
+
+  transport "stdio" {
+    type    = "local"
+    aliases = ["stdio"]
+  }
+  transport "http" {
+    type    = "http"
+    aliases = ["streamable-http"]
+  }
+  transport "sse" {
+    type = "sse"
+  }
+
+  key_order = ["tools", "timeout", "type", "command", "args", "env", "cwd", "url", "headers"]
+}
