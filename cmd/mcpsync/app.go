@@ -211,6 +211,9 @@ func (a *App) commands() []*cli.Command {
 		a.approveCommand(),
 		a.statusCommand(),
 		a.sourceCommand(),
+		a.syncCommand(),
+		a.resolveCommand(),
+		a.watchCommand(),
 		a.versionCommand(),
 	}
 }

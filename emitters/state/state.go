@@ -49,6 +49,9 @@ type State struct {
 	Files map[string]*File `json:"files,omitempty"`
 	// Bases is keyed by store path, then server name.
 	Bases map[string]map[string]*Entry `json:"bases,omitempty"`
+	// Sync is keyed by store path: what two-way sync remembers beyond the
+	// bases (see sync.go).
+	Sync map[string]*Sync `json:"sync,omitempty"`
 
 	path string
 }
@@ -187,6 +190,46 @@ func (st *State) EnsureFile(path string) *File {
 		st.Files[path] = f
 	}
 	return f
+}
+
+// SetFile replaces what is known about path with f (a restore puts back
+// what was known when the file held the restored bytes); nil forgets it.
+func (st *State) SetFile(path string, f *File) {
+	if f == nil {
+		st.RemoveFile(path)
+		return
+	}
+	if st.Files == nil {
+		st.Files = map[string]*File{}
+	}
+	st.Files[path] = f.Clone()
+}
+
+// Clone returns a deep copy of f; nil for nil.
+func (f *File) Clone() *File {
+	if f == nil {
+		return nil
+	}
+	c := *f
+	if f.Sections != nil {
+		c.Sections = make(map[string]*Section, len(f.Sections))
+		for k, sec := range f.Sections {
+			ns := &Section{}
+			if sec != nil && sec.Managed != nil {
+				ns.Managed = make(map[string]*Entry, len(sec.Managed))
+				for n, e := range sec.Managed {
+					if e == nil {
+						continue
+					}
+					ec := *e
+					ec.Server = e.Server.Clone()
+					ns.Managed[n] = &ec
+				}
+			}
+			c.Sections[k] = ns
+		}
+	}
+	return &c
 }
 
 // RemoveFile forgets path (after mcpsync removed the file).

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/emitters"
+	"github.com/mcpsync/mcpsync/reconcile"
+	"github.com/urfave/cli/v3"
+)
+
+// knownServer reports whether the store, the state or any client file of
+// the sync knows the server.
+func knownServer(run *syncRun, name string) bool {
+	if _, ok := run.store.Servers.Get(name); ok {
+		return true
+	}
+	if run.db.Base(run.res.StorePath, name) != nil || run.db.Deleted(run.res.StorePath, name) != nil {
+		return true
+	}
+	for _, fc := range run.res.Plan.Files {
+		for _, tp := range fc.Targets {
+			if tp.Current.Index(name) >= 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+const resolveDescription = `Settles a sync conflict: the version of the side you name is written to the
+store and to every client, and becomes the new base. For a client, its edit is
+taken onto the last synced version field by field, so what that client cannot
+express stays as it was. Taking a side that removed the server removes it
+(from the files where mcpsync wrote it).
+
+Without arguments, lists the open conflicts with every version.
+
+resolve also forces one side's version of a server that is not in conflict,
+for example to write the store's reference back over a value a client
+expanded. Only that server is touched; run sync for the rest.
+
+Examples:
+  mcpsync resolve                        # list the open conflicts
+  mcpsync resolve github --take cursor   # Cursor's version wins everywhere
+  mcpsync resolve github --take store --dry-run`
+
+func (a *App) resolveCommand() *cli.Command {
+	return &cli.Command{
+		Name:        "resolve",
+		Usage:       "settle a sync conflict by taking one side's version, or list the open conflicts",
+		UsageText:   "mcpsync resolve [NAME --take CLIENT|store] [--scope user|project] [--dry-run]",
+		ArgsUsage:   "[NAME]",
+		Description: resolveDescription,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "take", Usage: "the side whose version wins: `CLIENT` (a client id) or store"},
+			syncScopeFlag(),
+			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print the diff that would be written and write nothing"},
+		},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			scope, err := parseSyncScope(cmd)
+			if err != nil {
+				return err
+			}
+			take := cmd.String("take")
+			switch cmd.Args().Len() {
+			case 0:
+				if take != "" {
+					return usagef("--take needs the server: mcpsync resolve NAME --take %s", take)
+				}
+				return a.listConflicts(scope)
+			case 1:
+				if take == "" {
+					return usagef("say which version wins: mcpsync resolve %s --take CLIENT|store", cmd.Args().First())
+				}
+				return a.runResolve(scope, cmd.Args().First(), take, cmd.Bool("dry-run"))
+			default:
+				return usagef("resolve settles one server at a time (got %d names)", cmd.Args().Len())
+			}
+		},
+	}
+}
+
+// listConflicts merges without writing and prints the conflicts it finds.
+func (a *App) listConflicts(scope canonical.Scope) error {
+	run, err := a.planSync(a.registry(), syncRequest{scope: scope}, false)
+	if err != nil {
+		return err
+	}
+	if run.storeDiag.HasErrors() {
+		a.printDiagnostics(run.storeDiag)
+		return reportedError{run.storeDiag.Err()}
+	}
+	if err := a.reportPlanProblems(run.res.Plan); err != nil {
+		return err
+	}
+	cs := run.res.Conflicts
+	if a.JSON {
+		if cs == nil {
+			cs = []reconcile.Conflict{}
+		}
+		return a.printJSON(map[string]any{"store": run.res.StorePath, "conflicts": cs})
+	}
+	if len(cs) == 0 {
+		fmt.Fprintln(a.Stdout, "no open conflicts")
+		return nil
+	}
+	for _, c := range cs {
+		fmt.Fprint(a.Stdout, a.conflictText(c))
+	}
+	return nil
+}
+
+func (a *App) runResolve(scope canonical.Scope, name, take string, dryRun bool) error {
+	reg := a.registry()
+	if take != reconcile.StoreSide {
+		ad, err := reg.Lookup(take)
+		if err != nil {
+			return usageError{fmt.Errorf("--take: %w; or --take store", err)}
+		}
+		take = ad.ID()
+	}
+	req := syncRequest{scope: scope, take: map[string]string{name: take}, servers: []string{name}}
+	run, err := a.planSync(reg, req, !dryRun)
+	if err != nil {
+		return err
+	}
+	defer run.close()
+	if run.storeDiag.HasErrors() {
+		a.printDiagnostics(run.storeDiag)
+		return reportedError{run.storeDiag.Err()}
+	}
+	r := run.res
+	if !knownServer(run, name) {
+		return fmt.Errorf("no side knows a server named %q; 'mcpsync resolve' lists the open conflicts", name)
+	}
+	wasConflict := slices.Contains(r.Settled, name)
+	if err := a.reportPlanProblems(r.Plan); err != nil {
+		return err
+	}
+	if dryRun {
+		fmt.Fprint(a.Stdout, a.diffText(r.Plan, false))
+		for _, o := range r.Outcomes {
+			fmt.Fprintln(a.Stderr, "would sync "+o.Line())
+		}
+		fmt.Fprintf(a.Stderr, "dry run: %d file(s) would change; nothing was written\n", len(r.Plan.Changes()))
+		return nil
+	}
+	res, err := a.applySync(run, nil)
+	if err != nil {
+		var drift *emitters.DriftError
+		if errors.As(err, &drift) {
+			return fmt.Errorf("%s", drift.Error())
+		}
+		return err
+	}
+	if a.JSON {
+		return a.printJSON(a.syncJSON(run, false, false, res))
+	}
+	for _, o := range r.Outcomes {
+		fmt.Fprintln(a.Stdout, o.Line())
+	}
+	switch {
+	case len(r.Outcomes) == 0:
+		fmt.Fprintf(a.Stderr, "%s: every side already holds %s's version; nothing to change\n", name, take)
+	case !wasConflict:
+		fmt.Fprintf(a.Stderr, "note: %s had no open conflict; %s's version was written everywhere\n", name, take)
+	}
+	if res.BackupDir != "" {
+		fmt.Fprintf(a.Stderr, "backup of the old files: %s\n", a.displayPath(res.BackupDir))
+	}
+	return nil
+}

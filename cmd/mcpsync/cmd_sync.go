@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/mcpsync/mcpsync/emitters"
+	"github.com/urfave/cli/v3"
+)
+
+const syncDescription = `Two-way sync: brings the store and every client file of the scope in step.
+Edit any of them (Cursor's file by hand, a client's own 'mcp add', the store)
+and run sync: each server added, changed, disabled or removed on one side goes
+to the store and to every other client the store's rules allow it for.
+
+Each server is merged three ways: what mcpsync last synced (the base, kept
+under $XDG_STATE_HOME/mcpsync), the store, and each client's entry as that
+client can express it. So a field a client cannot hold (a cwd for Claude
+Code, a default in ${VAR:-x} for Qwen) never counts as an edit, and taking a
+client's edit keeps what it could not express.
+
+Nothing is ever silently overwritten:
+  - the same server changed differently on two sides is a conflict: both
+    versions are shown, nothing is written for it anywhere (the other servers
+    still sync), and 'mcpsync resolve NAME --take CLIENT|store' settles it;
+  - an entry mcpsync never synced that differs from the store is a conflict
+    too, never taken over;
+  - a removed server goes from every file where mcpsync wrote it; entries
+    you wrote yourself stay;
+  - a reference a client expanded into its value (Gemini and Qwen do so for
+    other servers when they add one) is not copied anywhere: you are warned,
+    with the value masked.
+
+Clients whose file does not exist take no part (--only creates it). All files
+are written or none, atomically, with backups, as export does.
+
+Examples:
+  mcpsync sync --dry-run          # the exact diff of every file, write nothing
+  mcpsync sync
+  mcpsync sync --only cursor,codex
+  mcpsync sync --scope project    # the project's files with its mcpsync.hcl
+  mcpsync --json sync --dry-run   # a machine-readable plan
+
+Exit codes: 0 in sync; 1 an error, a conflict left open, or (--exit-code)
+files changed or would change; 2 usage.`
+
+func (a *App) syncCommand() *cli.Command {
+	return &cli.Command{
+		Name:        "sync",
+		Usage:       "two-way sync: propagate each change in the store or any client to all the others",
+		UsageText:   "mcpsync sync [--dry-run] [--scope user|project] [--only CLIENT[,CLIENT…]] [--exit-code]",
+		Description: syncDescription,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print the diff that would be written and write nothing"},
+			syncScopeFlag(),
+			onlyFlag(),
+			&cli.BoolFlag{Name: "exit-code", Usage: "exit 1 when files changed (or, with --dry-run, would change)"},
+			&cli.BoolFlag{Name: "show-secrets", Usage: "print secret-looking literal values in diffs instead of masking them"},
+		},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.Args().Len() > 0 {
+				return usagef("sync takes no arguments (got %q); name clients with --only", cmd.Args().First())
+			}
+			scope, err := parseSyncScope(cmd)
+			if err != nil {
+				return err
+			}
+			req := syncRequest{scope: scope, only: clientList(cmd.StringSlice("only"))}
+			return a.runSync(req, cmd.Bool("dry-run"), cmd.Bool("exit-code"), cmd.Bool("show-secrets"))
+		},
+	}
+}
+
+func (a *App) runSync(req syncRequest, dryRun, exitCode, showSecrets bool) error {
+	reg := a.registry()
+	run, err := a.planSync(reg, req, !dryRun)
+	if err != nil {
+		return err
+	}
+	defer run.close()
+	if run.storeDiag.HasErrors() {
+		a.printDiagnostics(run.storeDiag)
+		fmt.Fprintf(a.Stderr, "mcpsync: %s has errors; nothing was synced\n", a.storeDisplay(run.store.Path))
+		return reportedError{run.storeDiag.Err()}
+	}
+	a.printDiagnostics(run.storeDiag)
+	r := run.res
+	if err := a.reportPlanProblems(r.Plan); err != nil {
+		if a.JSON {
+			a.printJSON(a.syncJSON(run, dryRun, showSecrets, nil))
+		}
+		return err
+	}
+	var res *emitters.Result
+	if !dryRun {
+		if res, err = a.applySync(run, nil); err != nil {
+			var drift *emitters.DriftError
+			if errors.As(err, &drift) {
+				return fmt.Errorf("%s", drift.Error())
+			}
+			return err
+		}
+	}
+	switch {
+	case a.JSON:
+		a.printJSON(a.syncJSON(run, dryRun, showSecrets, res))
+	case dryRun:
+		fmt.Fprint(a.Stdout, a.diffText(r.Plan, showSecrets))
+		for _, o := range r.Outcomes {
+			fmt.Fprintln(a.Stderr, "would sync "+o.Line())
+		}
+	default:
+		for _, o := range r.Outcomes {
+			fmt.Fprintln(a.Stdout, o.Line())
+		}
+	}
+	if !a.JSON {
+		for _, c := range r.Conflicts {
+			fmt.Fprint(a.Stderr, a.conflictText(c))
+		}
+		a.printSkippedSync(a.Stderr, r.Skipped)
+		switch {
+		case dryRun:
+			fmt.Fprintf(a.Stderr, "dry run: %d file(s) would change; nothing was written\n", len(r.Plan.Changes()))
+		case res != nil && res.BackupDir != "":
+			fmt.Fprintf(a.Stderr, "backup of the old files: %s\n", a.displayPath(res.BackupDir))
+		case len(r.Outcomes) == 0 && len(r.Conflicts) == 0:
+			fmt.Fprintln(a.Stderr, "in sync: nothing to change")
+		}
+	}
+	if n := len(r.Conflicts); n > 0 {
+		return exitCodeError{code: exitError, msg: fmt.Sprintf("%d conflict(s) left open; nothing was written for %s (see above); "+
+			"settle each with 'mcpsync resolve NAME --take CLIENT|store'", n, conflictNames(r.Conflicts))}
+	}
+	if exitCode && r.Changed() {
+		return exitCodeError{code: exitPending}
+	}
+	return nil
+}

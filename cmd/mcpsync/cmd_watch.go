@@ -1,0 +1,233 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/emitters"
+	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/watch"
+	"github.com/urfave/cli/v3"
+)
+
+const watchDescription = `Keeps every client in step as you work: watches the store and every client
+file of the scope and runs the same reconcile as 'mcpsync sync' whenever one
+of them changes. Each propagation is one line: what changed, where from,
+where to. Conflicts are reported once, and wait for 'mcpsync resolve'.
+
+Editors and clients save by writing a new file and renaming it, and write in
+bursts: mcpsync watches the parent directories, waits until the files have
+been quiet for --debounce, and ignores the events of its own writes, so it
+never loops. A file that is deleted and created again, or a directory that
+does not exist yet, is picked up when it appears. A file caught half-written
+(it does not parse) is never propagated: mcpsync tries again a few times,
+then waits for the next change.
+
+The state lock is taken only around each write, so a 'mcpsync sync' or
+'export' in another terminal waits for the current write and then runs.
+Ctrl-C (or SIGTERM) stops cleanly, never in the middle of a write.
+
+Examples:
+  mcpsync watch
+  mcpsync watch --only cursor,claude-code,codex --debounce 300ms
+  mcpsync watch --once     # exit after the first propagation (for scripts and tests)`
+
+// watchOptions are watch's flags.
+type watchOptions struct {
+	req      syncRequest
+	debounce time.Duration
+	once     bool
+}
+
+func (a *App) watchCommand() *cli.Command {
+	return &cli.Command{
+		Name:        "watch",
+		Usage:       "sync continuously: propagate each change to a client file or the store as it happens",
+		UsageText:   "mcpsync watch [--scope user|project] [--only CLIENT[,CLIENT…]] [--debounce 150ms] [--once]",
+		Description: watchDescription,
+		Flags: []cli.Flag{
+			syncScopeFlag(),
+			onlyFlag(),
+			&cli.DurationFlag{Name: "debounce", Value: watch.DefaultDebounce,
+				Usage: "wait until the files have been quiet this `long` before syncing"},
+			&cli.BoolFlag{Name: "once", Usage: "exit after the first sync that changed something or found a conflict"},
+		},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.Args().Len() > 0 {
+				return usagef("watch takes no arguments (got %q); name clients with --only", cmd.Args().First())
+			}
+			scope, err := parseSyncScope(cmd)
+			if err != nil {
+				return err
+			}
+			d := cmd.Duration("debounce")
+			if d <= 0 || d > time.Minute {
+				return usagef("--debounce %s: use a duration between 1ms and 1m, for example 150ms", d)
+			}
+			o := watchOptions{req: syncRequest{scope: scope, only: clientList(cmd.StringSlice("only"))}, debounce: d, once: cmd.Bool("once")}
+			return a.runWatch(ctx, o)
+		},
+	}
+}
+
+// watchPaths lists the files to watch: the store and every file of the
+// scope of every client taking part, existing or not, so that a client
+// installed while mcpsync watches joins in.
+func (a *App) watchPaths(reg *formats.Registry, o watchOptions) ([]string, error) {
+	adapters := reg.All()
+	if len(o.req.only) > 0 {
+		var err error
+		if adapters, _, err = selectClients(reg, o.req.only); err != nil {
+			return nil, err
+		}
+	}
+	paths := []string{a.syncStorePath(o.req.scope)}
+	env := a.formatsEnv(a.GOOS)
+	for _, ad := range adapters {
+		for _, loc := range ad.Locations(env) {
+			if loc.Scope == o.req.scope && !slices.Contains(paths, loc.Path) {
+				paths = append(paths, loc.Path)
+			}
+		}
+	}
+	return paths, nil
+}
+
+// watcher is one run of watch: the reconcile wired to the file watcher.
+type watcher struct {
+	a    *App
+	o    watchOptions
+	reg  *formats.Registry
+	w    *watch.Watcher
+	seen map[string]bool // warnings already printed
+	// onCycle, when set (by tests), is told after each reconcile whether it
+	// wrote files.
+	onCycle func(wrote bool)
+}
+
+func (a *App) runWatch(ctx context.Context, o watchOptions) error {
+	reg := a.registry()
+	paths, err := a.watchPaths(reg, o)
+	if err != nil {
+		return err
+	}
+	wr := &watcher{a: a, o: o, reg: reg, seen: map[string]bool{}}
+	return wr.run(ctx, paths)
+}
+
+func (wr *watcher) run(ctx context.Context, paths []string) error {
+	a := wr.a
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	w, err := watch.New(paths, watch.Options{Debounce: wr.o.debounce, OnError: func(err error) {
+		wr.logf("error: %v", err)
+	}})
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	wr.w = w
+	fmt.Fprintf(a.Stderr, "watching %d files for the %s scope (store %s); syncing %s after the last change; Ctrl-C stops\n",
+		len(paths), wr.o.req.scope, a.storeDisplay(paths[0]), wr.o.debounce)
+	w.Kick() // the first sync brings everything in step
+	err = w.Run(ctx, func(ctx context.Context, b watch.Batch) error {
+		did, err := wr.cycle(b)
+		if wr.o.once && did {
+			cancel()
+		}
+		return err
+	})
+	if errors.Is(err, context.Canceled) {
+		if !wr.o.once {
+			fmt.Fprintln(a.Stderr, "stopped")
+		}
+		return nil
+	}
+	return err
+}
+
+func (wr *watcher) logf(format string, args ...any) {
+	fmt.Fprintf(wr.a.Stdout, "[%s] %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))
+}
+
+// cycle runs one reconcile and reports whether it changed something or
+// found a new conflict. A file that is half written (it does not parse, or
+// is empty) makes the batch not ready: the watcher tries again a little
+// later. On the last attempt a file that still does not parse is printed
+// and nothing is synced until the next change; an empty file takes no part.
+func (wr *watcher) cycle(b watch.Batch) (bool, error) {
+	a := wr.a
+	run, err := a.planSync(wr.reg, wr.o.req, true)
+	if err != nil {
+		return false, watch.NotReady(err, b.Paths...)
+	}
+	defer run.close()
+	if run.storeDiag.HasErrors() {
+		if !b.Last {
+			return false, watch.NotReady(run.storeDiag.Err(), run.store.Path)
+		}
+		wr.printNew(run.storeDiag)
+		return false, fmt.Errorf("%s has errors; waiting for the next change", a.storeDisplay(run.store.Path))
+	}
+	r := run.res
+	if errs := r.Plan.Diags.Errors(); len(errs) > 0 {
+		if !b.Last {
+			return false, watch.NotReady(errs.Err(), errorFiles(errs)...)
+		}
+		wr.printNew(errs)
+		return false, fmt.Errorf("nothing was synced: %s; waiting for the next change", strings.Join(errorFiles(errs), ", "))
+	}
+	if len(r.Waiting) > 0 && !b.Last {
+		return false, watch.NotReady(errors.New("empty file"), r.Waiting...)
+	}
+	wr.printNew(r.Plan.Diags)
+	fresh := r.NewConflicts(run.db)
+	if _, err := a.applySync(run, wr.w.Expect); err != nil {
+		for _, fc := range r.Plan.Changes() {
+			wr.w.Refresh(fc.Path)
+		}
+		var drift *emitters.DriftError
+		if errors.As(err, &drift) {
+			return false, watch.NotReady(err, drift.Paths...)
+		}
+		return false, err
+	}
+	for _, o := range r.Outcomes {
+		wr.logf("%s", o.Line())
+	}
+	for _, c := range fresh {
+		wr.logf("%s", strings.TrimRight(a.conflictText(c), "\n"))
+	}
+	if wr.onCycle != nil {
+		wr.onCycle(r.Changed())
+	}
+	return len(r.Outcomes) > 0 || len(fresh) > 0, nil
+}
+
+// printNew prints the diagnostics not printed before in this watch, so that
+// a standing warning (an expanded reference) is said once.
+func (wr *watcher) printNew(ds canonical.Diagnostics) {
+	var out canonical.Diagnostics
+	for _, d := range ds {
+		if k := d.Error(); !wr.seen[k] {
+			wr.seen[k] = true
+			out = append(out, d)
+		}
+	}
+	wr.a.printDiagnostics(out)
+}
+
+func errorFiles(ds canonical.Diagnostics) []string {
+	var files []string
+	for _, d := range ds {
+		if d.File != "" && !slices.Contains(files, d.File) {
+			files = append(files, d.File)
+		}
+	}
+	return files
+}

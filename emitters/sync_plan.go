@@ -1,0 +1,211 @@
+package emitters
+
+import (
+	"bytes"
+	"os"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/emitters/state"
+	"github.com/mcpsync/mcpsync/formats"
+)
+
+// Two-way sync (package reconcile) plans in two steps on the same bytes:
+// ReadForSync reads and decodes every target once; the merge decides what
+// each section should hold; PlanSync edits exactly the bytes that were read,
+// so that Apply's drift check refuses to write if any file changed since.
+
+// SyncInput is every target's file, read and decoded once.
+type SyncInput struct {
+	Files []*FileChange
+	// Sections are the targets in the order given, each with Current set
+	// (empty when its file does not parse; see Diags).
+	Sections []*TargetPlan
+	Diags    canonical.Diagnostics
+}
+
+// ReadForSync reads every target's file once and decodes each section.
+// Targets that share a file are read together. A file that cannot be read
+// or does not parse is an error diagnostic with file:line:col.
+func ReadForSync(targets []Target) *SyncInput {
+	in := &SyncInput{}
+	for _, group := range groupByFile(targets) {
+		fc := readFile(group)
+		in.Files = append(in.Files, fc)
+		for _, t := range group {
+			tp := &TargetPlan{Target: t, Client: t.Adapter.ID(), Scope: t.Location.Scope, Project: t.Location.Project}
+			fc.Targets = append(fc.Targets, tp)
+			in.Sections = append(in.Sections, tp)
+			if fc.Diags.HasErrors() {
+				continue
+			}
+			cur, ds := t.Adapter.Decode(t.Location, fc.Before)
+			fc.Diags = append(fc.Diags, ds.WithFile(t.Location.Path)...)
+			tp.Current = cur
+		}
+		in.Diags = append(in.Diags, fc.Diags...)
+	}
+	return in
+}
+
+// FileOf returns the file a section of the input lives in.
+func (in *SyncInput) FileOf(tp *TargetPlan) *FileChange {
+	for _, fc := range in.Files {
+		for _, t := range fc.Targets {
+			if t == tp {
+				return fc
+			}
+		}
+	}
+	return nil
+}
+
+// SyncWant is what one section should hold after the sync.
+type SyncWant struct {
+	// Servers is the section's whole desired list; entries equal to what
+	// the file holds are left byte for byte by the adapter.
+	Servers canonical.Set
+	// Written are the names mcpsync writes (recorded as managed entries),
+	// Removed the names it removes (forgotten).
+	Written []string
+	Removed []string
+	// Refresh are entries mcpsync manages that the sync settled without
+	// writing them (the client's own edit, now everywhere): their managed
+	// snapshot becomes what the file holds, so that export no longer sees
+	// a hand edit in them.
+	Refresh []string
+	Entries []EntryChange
+}
+
+// StoreEdit is the store file's change in a sync plan.
+type StoreEdit struct {
+	Path          string
+	Before, After []byte // Before nil: the store does not exist yet
+}
+
+// SyncOptions say what a sync plan writes.
+type SyncOptions struct {
+	// Want holds, per section of the input, what it should hold; a
+	// section without an entry is left as it is.
+	Want  map[*TargetPlan]SyncWant
+	State *state.State
+	// Store, when set, is written in the same all-or-nothing plan as the
+	// client files, first.
+	Store *StoreEdit
+	// StorePath keys the bases: Bases are recorded as what was last
+	// synced, ForgetBases are dropped.
+	StorePath   string
+	Bases       []canonical.Server
+	ForgetBases []string
+	Encode      formats.EncodeOptions
+}
+
+// PlanSync turns the merge's decisions into a plan on the bytes that
+// ReadForSync read. The plan prints and applies like an export plan.
+func PlanSync(in *SyncInput, opts SyncOptions) *Plan {
+	if opts.State == nil {
+		opts.State = state.New("")
+	}
+	p := &Plan{storePath: opts.StorePath, bases: opts.Bases, forgetBases: opts.ForgetBases}
+	if in.Diags.HasErrors() {
+		p.Files = in.Files
+		p.Diags = append(p.Diags, in.Diags...)
+		return p
+	}
+	if opts.Store != nil {
+		p.Files = append(p.Files, storeChange(opts.Store))
+	}
+	for _, fc := range in.Files {
+		p.Files = append(p.Files, fc)
+		planFileSync(fc, opts)
+		p.Diags = append(p.Diags, fc.Diags...)
+	}
+	return p
+}
+
+// storeChange is the store's bytes as a file change with no client section.
+func storeChange(e *StoreEdit) *FileChange {
+	fc := &FileChange{Path: e.Path, Kind: Unchanged, Mode: NewFileMode, Before: e.Before, After: e.After}
+	if e.Before != nil {
+		fc.BeforeHash = state.HashBytes(e.Before)
+		if fi, err := os.Stat(e.Path); err == nil {
+			fc.Mode = fi.Mode().Perm()
+		}
+	}
+	switch {
+	case e.Before == nil && e.After != nil:
+		fc.Kind = Create
+	case !bytes.Equal(e.Before, e.After):
+		fc.Kind = Modify
+	}
+	return fc
+}
+
+// planFileSync encodes each section's wanted servers onto the file's bytes,
+// one section after the other, and checks that the result reads back.
+func planFileSync(fc *FileChange, opts SyncOptions) {
+	cur := fc.Before
+	removed := false
+	for _, tp := range fc.Targets {
+		want, ok := opts.Want[tp]
+		if !ok {
+			tp.After = tp.Current
+			continue
+		}
+		t := tp.Target
+		loc := t.Location
+		tp.Desired = want.Servers
+		tp.Entries = append(tp.Entries, want.Entries...)
+		out, eds := t.Adapter.Encode(loc, cur, want.Servers, opts.Encode)
+		fc.Diags = append(fc.Diags, eds.WithFile(loc.Path)...)
+		if eds.HasErrors() {
+			return
+		}
+		after, ads := t.Adapter.Decode(loc, out)
+		if ads.HasErrors() {
+			d := canonical.Errorf("the %s adapter produced a file it cannot read back", tp.Client)
+			d.Detail = "this is a bug in mcpsync; nothing was written. First problem: " + ads.Errors()[0].Error()
+			fc.Diags = append(fc.Diags, d.At(canonical.Pos{File: loc.Path}))
+			return
+		}
+		tp.After = after
+		section := SectionKey(loc)
+		for _, name := range want.Written {
+			if srv, ok := after.Get(name); ok {
+				tp.manageSnapshot(name, tp.Client, srv)
+			}
+		}
+		for _, name := range want.Refresh {
+			if srv, ok := after.Get(name); ok && opts.State.IsManaged(fc.Path, section, name) {
+				tp.manageSnapshot(name, tp.Client, srv)
+			}
+		}
+		for _, name := range want.Removed {
+			if after.Index(name) < 0 {
+				tp.forget = append(tp.forget, name)
+				removed = true
+			}
+		}
+		cur = out
+	}
+	fc.After = cur
+	switch {
+	case fc.Before == nil && (cur == nil || removedAllOrNone(fc.Targets)):
+		fc.After = nil // a file holding no server is not created
+	case fc.Before == nil:
+		fc.Kind = Create
+	case !bytes.Equal(fc.Before, cur):
+		fc.Kind = Modify
+	}
+	// As with export --prune: a file mcpsync created goes away once it
+	// holds no server and nothing but mcpsync's own bytes.
+	if removed && fc.Before != nil && removedAllOrNone(fc.Targets) {
+		group := make([]Target, len(fc.Targets))
+		for i, tp := range fc.Targets {
+			group[i] = tp.Target
+		}
+		f := opts.State.File(fc.Path)
+		if f != nil && f.Created && (f.SHA256 == fc.BeforeHash || isEmptyShape(group, cur, opts.Encode)) {
+			fc.Kind, fc.After = Delete, nil
+		}
+	}
+}

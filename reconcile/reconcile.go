@@ -1,0 +1,660 @@
+package reconcile
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/emitters"
+	"github.com/mcpsync/mcpsync/emitters/state"
+	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/internal/atomicfile"
+	"github.com/mcpsync/mcpsync/store"
+)
+
+// StoreSide is the name of the store among the sides of a sync, as
+// resolve --take spells it.
+const StoreSide = "store"
+
+// Options are the inputs of one sync.
+type Options struct {
+	// Store is the store of the scope, loaded without errors. Plan edits
+	// its servers in memory; the plan writes them.
+	Store *store.Store
+	// Targets are the client sections of the scope, one per client (see
+	// package doc for which take part).
+	Targets []emitters.Target
+	// State is what the last syncs and exports recorded; nil is empty.
+	State *state.State
+	// Named clients were named by the user: their file is created (and
+	// filled) when it does not exist yet. Other clients without a file
+	// take no part.
+	Named map[string]bool
+	// Take settles servers by side: server name → StoreSide or a client
+	// id, whose version then goes everywhere (resolve --take).
+	Take map[string]string
+	// Servers, when not empty, limits the sync to these servers (resolve
+	// settles one server and touches nothing else).
+	Servers []string
+	Encode  formats.EncodeOptions
+}
+
+// Outcome is what the sync does with one server: one log line.
+type Outcome struct {
+	Server string `json:"server"`
+	// Action is added, changed, disabled, enabled, removed, copied (a
+	// client that lacked it gets it) or resolved.
+	Action string `json:"action"`
+	// From are the sides the change came from; To the sides written.
+	From []string `json:"from,omitempty"`
+	To   []string `json:"to,omitempty"`
+	// Removed are the clients it was removed from.
+	Removed []string `json:"removed,omitempty"`
+	// Kept are clients that keep an entry of their own that mcpsync did
+	// not write, although the server went (mcpsync never removes those).
+	Kept []string `json:"kept,omitempty"`
+}
+
+// Conflict is a server changed differently on several sides since the last
+// sync. Nothing is written for it on any side until resolve settles it.
+type Conflict struct {
+	Server string               `json:"server"`
+	Base   *canonical.Server    `json:"base,omitempty"`
+	Sides  []state.ConflictSide `json:"sides"`
+	// Choices are the sides resolve --take accepts.
+	Choices []string `json:"choices"`
+}
+
+// Skip is a client section that took no part in the sync.
+type Skip struct {
+	Client string `json:"client"`
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// Result is a planned sync: print Plan's diff, or apply it and then
+// Record the outcome in the state.
+type Result struct {
+	Plan      *emitters.Plan `json:"-"`
+	StorePath string         `json:"store"`
+	Outcomes  []Outcome      `json:"servers,omitempty"`
+	Conflicts []Conflict     `json:"conflicts,omitempty"`
+	Skipped   []Skip         `json:"skipped,omitempty"`
+	// Waiting lists files that exist but are empty: most likely being
+	// written right now. They take no part (the store: it is not read as
+	// having lost every server); watch retries a little later.
+	Waiting []string `json:"waiting,omitempty"`
+	// Settled are the conflicts that Options.Take settles.
+	Settled []string `json:"settled,omitempty"`
+
+	names   []nameRecord
+	clients []clientRecord
+}
+
+// Changed reports whether applying the plan writes any file.
+func (r *Result) Changed() bool { return r.Plan != nil && len(r.Plan.Changes()) > 0 }
+
+type nameRecord struct {
+	name     string
+	verdict  verdict
+	del      bool
+	base     *state.Entry // the base before the sync (for the record of a removal)
+	conflict *state.Conflict
+}
+
+// clientRecord says how to update one client's memory of one server.
+type clientRecord struct {
+	tp   *emitters.TargetPlan
+	key  string
+	name string
+	// forget drops the record; otherwise it becomes the entry the section
+	// holds after the plan (absent: dropped).
+	forget bool
+}
+
+// side binds a merge side to a client section or the store.
+type side struct {
+	id      string
+	tp      *emitters.TargetPlan // nil for the store
+	path    string
+	section string
+	key     string
+	fresh   bool
+	views   map[string]viewResult
+	want    *emitters.SyncWant
+	changed bool
+}
+
+type viewResult struct {
+	f  fields
+	ok bool
+}
+
+// Plan reads every side, merges each server three ways and plans the
+// writes. Nothing is written; see Result.
+func Plan(opts Options) *Result {
+	st := opts.State
+	if st == nil {
+		st = state.New("")
+	}
+	storePath := opts.Store.Path
+	r := &Result{StorePath: storePath}
+	in := emitters.ReadForSync(opts.Targets)
+	if in.Diags.HasErrors() {
+		r.Plan = emitters.PlanSync(in, emitters.SyncOptions{State: st})
+		return r
+	}
+	var warns canonical.Diagnostics
+	sides := bindClients(in, opts, st, r)
+	storeFresh := !opts.Store.Exists
+	if opts.Store.Exists && len(bytes.TrimSpace(opts.Store.Original())) == 0 {
+		storeFresh = true
+		if len(st.Bases[storePath]) > 0 {
+			r.Waiting = append(r.Waiting, storePath)
+		}
+	}
+	storeChanged := false
+	var bases []canonical.Server
+	var forgetBases []string
+
+	for _, name := range allNames(opts.Store, sides, st, storePath) {
+		if len(opts.Servers) > 0 && !slices.Contains(opts.Servers, name) {
+			continue
+		}
+		mi, idx := buildMerge(name, opts, sides, st, storeFresh)
+		takeID, taking := opts.Take[name]
+		if taking {
+			mi.Take = -1
+			for i, sd := range idx {
+				if (sd == nil && takeID == StoreSide) || (sd != nil && sd.id == takeID) {
+					mi.Take = i
+				}
+			}
+			if mi.Take < 0 {
+				d := canonical.Errorf("cannot take %s's version of %q: %s does not take part in this sync", takeID, name, takeID)
+				d.Detail = "choose the store or a client whose file holds it; 'mcpsync resolve' lists the open conflicts"
+				d.Server = name
+				warns = append(warns, d)
+				continue
+			}
+		}
+		out := merge(mi)
+		if taking && out.Err == "" {
+			plain := mi
+			plain.Take = -1
+			if merge(plain).Verdict == conflict {
+				r.Settled = append(r.Settled, name)
+			}
+		}
+		if out.Err != "" {
+			d := canonical.Errorf("cannot take %s's version of %q: %s", takeID, name, out.Err)
+			d.Detail = "choose the store or a client whose file holds it"
+			d.Server = name
+			warns = append(warns, d)
+			continue
+		}
+		warns = append(warns, expansionWarnings(name, out, idx)...)
+		nr := nameRecord{name: name, verdict: out.Verdict, del: out.Del}
+		if e := st.Base(storePath, name); e != nil {
+			nr.base = e
+		} else if e := st.Deleted(storePath, name); e != nil {
+			nr.base = e
+		}
+		switch out.Verdict {
+		case nothing:
+			continue
+		case conflict:
+			c := conflictOf(name, mi, out, idx)
+			r.Conflicts = append(r.Conflicts, c)
+			nr.conflict = &state.Conflict{Sides: c.Sides}
+			r.names = append(r.names, nr)
+			continue
+		}
+		r.names = append(r.names, nr)
+		acts := decide(mi, out, taking)
+		oc := Outcome{Server: name, Action: actionName(mi, out, taking)}
+		for _, i := range out.From {
+			oc.From = append(oc.From, sideID(idx[i]))
+		}
+		for i, a := range acts {
+			sd := idx[i]
+			if sd == nil { // the store
+				switch a.Act {
+				case put:
+					opts.Store.Put(a.Want.server(name))
+					storeChanged = true
+					oc.To = append(oc.To, StoreSide)
+				case remove:
+					opts.Store.Remove(name)
+					storeChanged = true
+					oc.Removed = append(oc.Removed, StoreSide)
+				}
+				continue
+			}
+			switch a.Act {
+			case put:
+				sd.putServer(a.Want.server(name))
+				oc.To = append(oc.To, sd.id)
+			case remove:
+				sd.removeServer(name)
+				oc.Removed = append(oc.Removed, sd.id)
+			case leave:
+				oc.Kept = append(oc.Kept, sd.id)
+			case keep:
+				if mi.Sides[i].Present && mi.Sides[i].Managed {
+					sd.want.Refresh = append(sd.want.Refresh, name)
+				}
+			}
+			rec := clientRecord{tp: sd.tp, key: sd.key, name: name}
+			if a.Act == keep && len(out.Exps[i]) > 0 {
+				continue // keep remembering the reference the client expanded
+			}
+			r.clients = append(r.clients, rec)
+		}
+		if out.Del {
+			if st.Base(storePath, name) != nil {
+				forgetBases = append(forgetBases, name)
+			}
+		} else {
+			bases = append(bases, out.Winner.server(name))
+		}
+		if len(oc.To) > 0 || len(oc.Removed) > 0 || len(oc.Kept) > 0 && out.Del && mi.Kind == hasBase {
+			r.Outcomes = append(r.Outcomes, oc)
+		}
+	}
+	// Clients the store's rules no longer allow a server: the entries
+	// mcpsync wrote go, if nobody edited them since (as export --prune).
+	for _, sd := range sides {
+		for _, srv := range sd.tp.Current.Servers {
+			if opts.Store.Allows(sd.id, srv.Name) || len(opts.Servers) > 0 && !slices.Contains(opts.Servers, srv.Name) {
+				continue
+			}
+			r.clients = append(r.clients, clientRecord{tp: sd.tp, key: sd.key, name: srv.Name, forget: true})
+			m := st.Managed(sd.path, sd.section)[srv.Name]
+			if m == nil || m.Hash != state.Hash(srv) || sd.fresh {
+				continue
+			}
+			sd.removeServer(srv.Name)
+			r.Outcomes = append(r.Outcomes, Outcome{Server: srv.Name, Action: "removed", From: []string{StoreSide},
+				Removed: []string{sd.id + " (excluded by the store's client rules)"}})
+		}
+	}
+
+	want := map[*emitters.TargetPlan]emitters.SyncWant{}
+	for _, sd := range sides {
+		if sd.changed || len(sd.want.Refresh) > 0 {
+			want[sd.tp] = *sd.want
+		}
+	}
+	so := emitters.SyncOptions{Want: want, State: st, StorePath: storePath, Bases: bases, ForgetBases: forgetBases, Encode: opts.Encode}
+	if storeChanged {
+		after := opts.Store.Bytes()
+		if _, ds := store.Parse(storePath, after); ds.HasErrors() {
+			d := canonical.Errorf("the edited store does not read back")
+			d.Detail = "this is a bug in mcpsync; nothing was written. First problem: " + ds.Errors()[0].Error()
+			warns = append(warns, d.At(canonical.Pos{File: storePath}))
+		}
+		so.Store = &emitters.StoreEdit{Path: storePath, Before: opts.Store.Original(), After: after}
+	}
+	r.Plan = emitters.PlanSync(in, so)
+	r.Plan.Diags = append(r.Plan.Diags, warns...)
+	r.Plan.Diags.Sort()
+	return r
+}
+
+// bindClients makes a side of every section that takes part: its file
+// exists and holds something, or its client was named. Two clients reading
+// the same section of the same file are one side (the first).
+func bindClients(in *emitters.SyncInput, opts Options, st *state.State, r *Result) []*side {
+	var sides []*side
+	seen := map[string]bool{}
+	for _, tp := range in.Sections {
+		fc := in.FileOf(tp)
+		loc := tp.Target.Location
+		section := emitters.SectionKey(loc)
+		real := loc.Path
+		if p, err := atomicfile.Resolve(loc.Path); err == nil {
+			real = p
+		}
+		if seen[real+"\x00"+section] {
+			continue
+		}
+		seen[real+"\x00"+section] = true
+		empty := fc.Before != nil && len(bytes.TrimSpace(fc.Before)) == 0
+		missing := fc.Before == nil || empty
+		if empty {
+			r.Waiting = append(r.Waiting, loc.Path)
+		}
+		if missing && !opts.Named[tp.Client] {
+			reason := "its file does not exist (name it with --only to create it)"
+			if empty {
+				reason = "its file is empty (being written?)"
+			}
+			r.Skipped = append(r.Skipped, Skip{Client: tp.Client, Path: loc.Path, Reason: reason})
+			continue
+		}
+		sd := &side{id: tp.Client, tp: tp, path: fc.Path, section: section, key: state.ClientKey(fc.Path, section),
+			fresh: missing, views: map[string]viewResult{}}
+		sd.want = &emitters.SyncWant{Servers: tp.Current.Clone()}
+		sides = append(sides, sd)
+	}
+	return sides
+}
+
+// allNames lists every server any side or the state knows, sorted.
+func allNames(st *store.Store, sides []*side, db *state.State, storePath string) []string {
+	set := map[string]bool{}
+	for _, n := range st.Servers.Names() {
+		set[n] = true
+	}
+	for _, sd := range sides {
+		for _, n := range sd.tp.Current.Names() {
+			set[n] = true
+		}
+	}
+	for _, n := range db.BaseNames(storePath) {
+		set[n] = true
+	}
+	for _, n := range db.DeletedNames(storePath) {
+		set[n] = true
+	}
+	for _, n := range db.ConflictNames(storePath) {
+		set[n] = true
+	}
+	names := make([]string, 0, len(set))
+	for n := range set {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// buildMerge gathers one server's sides: the store, then every client the
+// store's rules allow it for. idx maps merge sides back (nil: the store).
+func buildMerge(name string, opts Options, sides []*side, st *state.State, storeFresh bool) (mergeIn, []*side) {
+	storePath := opts.Store.Path
+	mi := mergeIn{Take: -1}
+	if e := st.Base(storePath, name); e != nil {
+		mi.Kind, mi.Base = hasBase, fieldsOf(e.Server)
+	} else if e := st.Deleted(storePath, name); e != nil {
+		mi.Kind, mi.Base = deletedBase, fieldsOf(e.Server)
+	}
+	identity := func(f fields) (fields, bool) { return f, true }
+	s := sideIn{ID: StoreSide, Store: true, Fresh: storeFresh, View: identity}
+	if srv, ok := opts.Store.Servers.Get(name); ok {
+		s.Present, s.Cur = true, fieldsOf(srv)
+	}
+	mi.Sides = append(mi.Sides, s)
+	idx := []*side{nil}
+	for _, sd := range sides {
+		if !opts.Store.Allows(sd.id, name) {
+			continue
+		}
+		c := sideIn{ID: sd.id, View: sd.viewOf(name, opts.Encode), Fresh: sd.fresh}
+		if srv, ok := sd.tp.Current.Get(name); ok {
+			c.Present, c.Cur = true, fieldsOf(srv)
+		}
+		if !sd.fresh {
+			if ref := clientRef(st, storePath, sd, name); ref != nil {
+				c.Ref, c.HasRef = fieldsOf(ref.Server), true
+			}
+			c.Managed = st.IsManaged(sd.path, sd.section, name)
+		}
+		mi.Sides = append(mi.Sides, c)
+		idx = append(idx, sd)
+	}
+	return mi, idx
+}
+
+// clientRef is what the client held at its last sync: the sync's record,
+// or what mcpsync last wrote there (an export), whichever is newer.
+func clientRef(st *state.State, storePath string, sd *side, name string) *state.Entry {
+	cb := st.ClientBase(storePath, sd.key, name)
+	m := st.Managed(sd.path, sd.section)[name]
+	switch {
+	case cb == nil:
+		return m
+	case m == nil:
+		return cb
+	case m.At.After(cb.At):
+		return m
+	}
+	return cb
+}
+
+// viewOf returns how this client holds a server: encoded alone into a new
+// file and read back. What it cannot express is gone, so comparing views
+// never counts a field the client cannot hold as an edit.
+func (sd *side) viewOf(name string, enc formats.EncodeOptions) func(fields) (fields, bool) {
+	return func(f fields) (fields, bool) {
+		k := name + "\x00" + f.key()
+		if v, ok := sd.views[k]; ok {
+			return v.f, v.ok
+		}
+		v := viewResult{}
+		t := sd.tp.Target
+		srv := f.server(name)
+		data, ds := t.Adapter.Encode(t.Location, nil, canonical.Set{Servers: []canonical.Server{srv}}, enc)
+		if !ds.HasErrors() {
+			if back, ds := t.Adapter.Decode(t.Location, data); !ds.HasErrors() {
+				if got, ok := back.Get(name); ok {
+					v = viewResult{f: fieldsOf(got), ok: true}
+				}
+			}
+		}
+		sd.views[k] = v
+		return v.f, v.ok
+	}
+}
+
+func (sd *side) putServer(srv canonical.Server) {
+	sd.want.Servers.Put(srv)
+	sd.want.Written = append(sd.want.Written, srv.Name)
+	sd.changed = true
+	action := emitters.Update
+	if sd.tp.Current.Index(srv.Name) < 0 {
+		action = emitters.Add
+	}
+	sd.want.Entries = append(sd.want.Entries, emitters.EntryChange{Name: srv.Name, Action: action})
+}
+
+func (sd *side) removeServer(name string) {
+	if sd.want.Servers.Remove(name) {
+		sd.want.Removed = append(sd.want.Removed, name)
+		sd.changed = true
+		sd.want.Entries = append(sd.want.Entries, emitters.EntryChange{Name: name, Action: emitters.Remove})
+	}
+}
+
+func sideID(sd *side) string {
+	if sd == nil {
+		return StoreSide
+	}
+	return sd.id
+}
+
+// actionName says in one word what happened to the server.
+func actionName(mi mergeIn, out mergeOut, taking bool) string {
+	switch {
+	case taking:
+		return "resolved"
+	case out.Del:
+		return "removed"
+	case mi.Kind != hasBase:
+		return "added"
+	case len(out.From) == 0:
+		return "copied"
+	}
+	_, was := mi.Base["disabled"]
+	_, is := out.Winner["disabled"]
+	switch {
+	case is && !was:
+		return "disabled"
+	case was && !is:
+		return "enabled"
+	}
+	return "changed"
+}
+
+// conflictOf describes a conflict with every side's version.
+func conflictOf(name string, mi mergeIn, out mergeOut, idx []*side) Conflict {
+	c := Conflict{Server: name, Choices: []string{StoreSide}}
+	if mi.Kind == hasBase {
+		b := mi.Base.server(name)
+		c.Base = &b
+	}
+	for _, cd := range out.Cands {
+		cs := state.ConflictSide{Side: sideID(idx[cd.side]), Removed: cd.del, Own: cd.own}
+		if sd := idx[cd.side]; sd != nil {
+			cs.Path = sd.path
+			c.Choices = append(c.Choices, sd.id)
+		}
+		if !cd.del {
+			srv := cd.f.server(name)
+			cs.Server = &srv
+		}
+		c.Sides = append(c.Sides, cs)
+	}
+	c.Choices = slices.Compact(c.Choices)
+	return c
+}
+
+// expansionWarnings reports every reference a client replaced by its
+// literal value, masked.
+func expansionWarnings(name string, out mergeOut, idx []*side) canonical.Diagnostics {
+	var ds canonical.Diagnostics
+	for i, exps := range out.Exps {
+		sd := idx[i]
+		if sd == nil {
+			continue
+		}
+		for _, x := range exps {
+			d := canonical.Warnf("%s now holds a literal value (%s) for %s where the last sync wrote %s; not copied to the other sides",
+				sd.id, Mask(x.Value), x.Field, x.Ref)
+			d.Detail = "the client expanded the reference (Gemini CLI and Qwen Code do so when they add a server); " +
+				"a value that may be a secret is never spread to other clients. Put " + x.Ref + " back in the file, or run " +
+				"'mcpsync resolve " + name + " --take store' to write it back"
+			d.Server, d.Field = name, x.Field
+			pos := canonical.Pos{File: sd.tp.Target.Location.Path}
+			if srv, ok := sd.tp.Current.Get(name); ok && srv.Origin.File != "" {
+				pos = srv.Origin
+			}
+			ds = append(ds, d.At(pos))
+		}
+	}
+	return ds
+}
+
+// Record writes the outcome of an applied sync into the state: each
+// client's memory of each server, removals, open conflicts. Call it after
+// emitters.Apply succeeded, then save the state.
+func (r *Result) Record(st *state.State, at time.Time) {
+	sp := r.StorePath
+	for _, nr := range r.names {
+		switch nr.verdict {
+		case settled:
+			st.ForgetConflict(sp, nr.name)
+			if nr.del {
+				if nr.base != nil {
+					st.SetDeleted(sp, nr.name, nr.base)
+				}
+			} else {
+				st.ForgetDeleted(sp, nr.name)
+			}
+		case conflict:
+			if old := st.Conflict(sp, nr.name); old != nil && sameSides(old.Sides, nr.conflict.Sides) {
+				continue // still the same conflict: keep when it was found
+			}
+			c := *nr.conflict
+			c.At = at
+			st.SetConflict(sp, nr.name, &c)
+		}
+	}
+	for _, cr := range r.clients {
+		srv, ok := cr.tp.After.Get(cr.name)
+		if cr.forget || !ok {
+			st.ForgetClientBase(sp, cr.key, cr.name)
+			continue
+		}
+		e := state.NewEntry(cr.tp.Client, srv, at)
+		if old := st.ClientBase(sp, cr.key, cr.name); old != nil && old.Hash == e.Hash {
+			continue
+		}
+		st.SetClientBase(sp, cr.key, cr.name, e)
+	}
+	for _, name := range st.DeletedNames(sp) {
+		if st.Base(sp, name) != nil || !st.HasClientBase(sp, name) && !st.ManagedAnywhere(name) {
+			st.ForgetDeleted(sp, name)
+		}
+	}
+	// The store is not a client file; Apply notes every file it wrote.
+	if f := st.File(sp); f != nil && len(f.Sections) == 0 {
+		st.RemoveFile(sp)
+	}
+}
+
+func sameSides(a, b []state.ConflictSide) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Side != b[i].Side || a[i].Removed != b[i].Removed || (a[i].Server == nil) != (b[i].Server == nil) {
+			return false
+		}
+		if a[i].Server != nil && state.Hash(*a[i].Server) != state.Hash(*b[i].Server) {
+			return false
+		}
+	}
+	return true
+}
+
+// NewConflicts returns the conflicts that the state does not hold yet (or
+// holds with other versions): watch reports a conflict once, not on every
+// change.
+func (r *Result) NewConflicts(st *state.State) []Conflict {
+	var out []Conflict
+	for _, c := range r.Conflicts {
+		if old := st.Conflict(r.StorePath, c.Server); old == nil || !sameSides(old.Sides, c.Sides) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Line renders an outcome as one log line:
+//
+//	github: changed in cursor -> store, codex, vscode
+func (o Outcome) Line() string {
+	var b strings.Builder
+	b.WriteString(o.Server + ": " + o.Action)
+	if len(o.From) > 0 {
+		switch o.Action {
+		case "copied":
+			b.WriteString(" from ")
+		case "resolved":
+			b.WriteString(" with the version of ")
+		default:
+			b.WriteString(" in ")
+		}
+		b.WriteString(strings.Join(o.From, ", "))
+	}
+	if len(o.To) > 0 {
+		b.WriteString(" -> " + strings.Join(o.To, ", "))
+	}
+	if len(o.Removed) > 0 {
+		if o.Action == "removed" {
+			b.WriteString(" -> " + strings.Join(o.Removed, ", "))
+		} else {
+			b.WriteString("; removed from " + strings.Join(o.Removed, ", ") + " (it cannot hold it)")
+		}
+	}
+	if len(o.Kept) > 0 {
+		fmt.Fprintf(&b, "; kept in %s (an entry mcpsync did not write; remove it by hand if you no longer want it)",
+			strings.Join(o.Kept, ", "))
+	}
+	return b.String()
+}
