@@ -24,8 +24,11 @@ import (
 //     without user info, query or fragment, and without a credential-looking
 //     path segment; and any value of the headers Accept, Accept-Language,
 //     Content-Type and MCP-Protocol-Version.
-//   - a default in a reference (${LOG_LEVEL:-debug}) is a literal value that
-//     reaches the server when the variable is unset, so it obeys the same rule.
+//   - a default in a reference is a literal value that reaches the server
+//     when the variable is unset. It is how a team shares a setting that is
+//     not a secret (AWS_REGION = env("AWS_REGION", "us-east-1")), so it is
+//     allowed, unless it looks like a credential or the variable or key it
+//     is for is named like a secret (TOKEN, KEY, SECRET, PASSWORD, AUTH, …).
 //   - literal text around a reference ("Bearer ${TOKEN}",
 //     "${userHome}/.acme/config.json") must not look like a credential.
 //   - args, the url and client-specific keys (extra) may hold literal text,
@@ -63,6 +66,9 @@ type finding struct {
 	// For env, headers and client_secret: the reference to suggest instead,
 	// as a variable name and the literal text before it ("Bearer ").
 	variable, prefix string
+	// setting, when the value looks like a plain setting rather than a
+	// secret, is that value, which may be shared as a default instead.
+	setting string
 	// hint, for the other fields, says what to do.
 	hint string
 }
@@ -71,13 +77,17 @@ type finding struct {
 func checkServer(srv canonical.Server) []finding {
 	var out []finding
 	for _, k := range sortedKeys(srv.Env) {
-		if why := strictValue(srv.Env[k], false); why != "" {
-			out = append(out, finding{field: "env", key: k, reason: why, variable: envName(k)})
+		if why := strictValue(k, srv.Env[k], false); why != "" {
+			f := finding{field: "env", key: k, reason: why, variable: envName(k)}
+			if !secretName(k) && !looksLikeCredential(srv.Env[k]) && !strings.ContainsAny(srv.Env[k], "${}") {
+				f.setting = srv.Env[k]
+			}
+			out = append(out, f)
 		}
 	}
 	for _, k := range sortedKeys(srv.Headers) {
 		v := srv.Headers[k]
-		if why := strictValue(v, plainHeaders[strings.ToLower(k)]); why != "" {
+		if why := strictValue(k, v, plainHeaders[strings.ToLower(k)]); why != "" {
 			f := finding{field: "headers", key: k, reason: why, variable: envName(srv.Name) + "_" + envName(k)}
 			if strings.EqualFold(k, "Authorization") {
 				f.variable = envName(srv.Name) + "_TOKEN"
@@ -91,7 +101,7 @@ func checkServer(srv canonical.Server) []finding {
 		}
 	}
 	if o := srv.Auth.OAuth; o != nil && o.ClientSecret != "" {
-		if why := strictValue(o.ClientSecret, false); why != "" {
+		if why := strictValue("client_secret", o.ClientSecret, false); why != "" {
 			out = append(out, finding{field: "oauth.client_secret", key: "client_secret", reason: why, variable: envName(srv.Name) + "_CLIENT_SECRET"})
 		}
 	}
@@ -131,13 +141,22 @@ func (f finding) hintFor(hcl bool) string {
 	default:
 		ref = fmt.Sprintf("%q: \"%s${%s}\"", key, f.prefix, f.variable)
 	}
-	return fmt.Sprintf("everyone who pulls a source can read it: write %s and let each developer set %s in their environment", ref, f.variable)
+	hint := fmt.Sprintf("everyone who pulls a source can read it: write %s and let each developer set %s in their environment", ref, f.variable)
+	if f.setting != "" {
+		def := fmt.Sprintf("%s = env(%q, %q)", hclKey(key), f.variable, f.setting)
+		if !hcl {
+			def = fmt.Sprintf("%q: \"${%s:-%s}\"", key, f.variable, f.setting)
+		}
+		hint += "; if it is a setting, not a secret, share it as a default: " + def
+	}
+	return hint
 }
 
-// strictValue returns why v may not be in a shared source's env or headers,
-// or "" when it may. anyLiteral allows any literal value (headers that are
-// never credentials) while still checking defaults and embedded text.
-func strictValue(v string, anyLiteral bool) string {
+// strictValue returns why v may not be the value of key in a shared
+// source's env or headers, or "" when it may. anyLiteral allows any literal
+// value (headers that are never credentials) while still checking the
+// text around references.
+func strictValue(key, v string, anyLiteral bool) string {
 	t := canonical.Parse(v, canonical.DialectCanonical)
 	if !t.HasRefs() {
 		if anyLiteral || plainLiteral(v) {
@@ -148,12 +167,28 @@ func strictValue(v string, anyLiteral bool) string {
 	for _, s := range t {
 		switch {
 		case s.Kind == canonical.Literal && looksLikeCredential(s.Text):
-			return "the text around the reference looks like a credential"
-		case s.Kind == canonical.EnvRef && s.HasDefault && !anyLiteral && !plainLiteral(s.Default):
-			return fmt.Sprintf("the default of ${%s:-…} is a literal value, which reaches the server whenever %s is unset", s.Name, s.Name)
+			return "holds literal text that looks like a credential around its reference"
+		case s.Kind != canonical.EnvRef || !s.HasDefault || plainLiteral(s.Default):
+		case looksLikeCredential(s.Default):
+			return fmt.Sprintf("has a default that looks like a credential, which reaches the server whenever %s is unset", s.Name)
+		case secretName(s.Name) || secretName(key):
+			return fmt.Sprintf("has a literal default for a secret, which reaches the server whenever %s is unset", s.Name)
 		}
 	}
 	return ""
+}
+
+// secretName reports whether a variable or header name says it holds a
+// secret: a default for it would be a shared secret.
+func secretName(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range []string{"token", "secret", "password", "passwd", "apikey", "api_key", "api-key", "auth",
+		"credential", "private", "access_key", "cookie", "session"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return n == "key" || n == "pat" || strings.HasSuffix(n, "_key") || strings.HasSuffix(n, "-key") || strings.HasSuffix(n, "_pat")
 }
 
 // plainLiteral reports whether a literal value cannot carry a secret.
@@ -178,32 +213,40 @@ func plainLiteral(v string) bool {
 // digits, as random keys do (words, paths, package names and UUIDs do not).
 func looksLikeCredential(s string) bool {
 	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '+' || r == '=' || r == '.')
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '+' || r == '.')
 	}) {
 		for _, p := range credentialPrefixes {
 			if strings.HasPrefix(w, p) && len(w) >= len(p)+8 {
 				return true
 			}
 		}
-		if len(w) < 24 {
-			continue
-		}
-		var lower, upper, digit bool
-		for _, r := range w {
-			switch {
-			case r >= 'a' && r <= 'z':
-				lower = true
-			case r >= 'A' && r <= 'Z':
-				upper = true
-			case r >= '0' && r <= '9':
-				digit = true
+		for _, part := range strings.FieldsFunc(w, func(r rune) bool { return r == '-' || r == '.' }) {
+			if randomWord(part) {
+				return true
 			}
-		}
-		if lower && upper && digit {
-			return true
 		}
 	}
 	return false
+}
+
+// randomWord reports whether w is long and mixes upper case, lower case and
+// digits, as generated keys do; words, versions and file names do not.
+func randomWord(w string) bool {
+	if len(w) < 20 {
+		return false
+	}
+	var lower, upper, digit bool
+	for _, r := range w {
+		switch {
+		case r >= 'a' && r <= 'z':
+			lower = true
+		case r >= 'A' && r <= 'Z':
+			upper = true
+		case r >= '0' && r <= '9':
+			digit = true
+		}
+	}
+	return lower && upper && digit
 }
 
 // credentialInJSON returns the first string inside a JSON value that looks
