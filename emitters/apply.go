@@ -33,6 +33,13 @@ type ApplyOptions struct {
 	// disk and before the first write (a seam for tests and for watch,
 	// which must know which paths it is about to touch).
 	BeforeWrite func(paths []string)
+	// Command is recorded in the backup manifest, so that a restore can
+	// say which command wrote a version ("export --to all").
+	Command string
+	// Retention prunes old backups after a successful apply that wrote
+	// something; nil is DefaultRetention, and a zero Retention keeps
+	// every backup.
+	Retention *Retention
 }
 
 // Result says what Apply did.
@@ -40,8 +47,10 @@ type Result struct {
 	Written []string `json:"written,omitempty"`
 	Removed []string `json:"removed,omitempty"`
 	// BackupDir holds the old bytes and a manifest.json; "" when nothing
-	// existed before.
+	// was written.
 	BackupDir string `json:"backupDir,omitempty"`
+	// Pruned are the old backup directories removed or thinned afterwards.
+	Pruned []string `json:"pruned,omitempty"`
 }
 
 // DriftError means a file changed between planning and writing. Nothing
@@ -60,8 +69,10 @@ var ErrPlanHasErrors = errors.New("the plan has errors; nothing was written")
 
 // BackupManifest lists what one apply changed, so that a restore can undo it.
 type BackupManifest struct {
-	At    time.Time      `json:"at"`
-	Files []BackupRecord `json:"files"`
+	At time.Time `json:"at"`
+	// Command is what wrote the files ("export --to all"), when known.
+	Command string         `json:"command,omitempty"`
+	Files   []BackupRecord `json:"files"`
 }
 
 // BackupRecord is one changed file. Backup is the file name of the old
@@ -74,6 +85,9 @@ type BackupRecord struct {
 	Mode      fs.FileMode `json:"mode,omitempty"`
 	SHA256    string      `json:"sha256,omitempty"`
 	NewSHA256 string      `json:"newSha256,omitempty"`
+	// State is what mcpsync's state knew about the file before the apply
+	// (its hash, managed entries); a restore puts it back with the bytes.
+	State *state.File `json:"state,omitempty"`
 }
 
 // Apply writes exactly the plan, all or nothing:
@@ -82,13 +96,16 @@ type BackupRecord struct {
 //  2. every file is read again and compared with what was planned; if any
 //     changed (drift), nothing is written and a *DriftError says which;
 //  3. the old bytes of every file are copied to
-//     StateDir/backups/<timestamp>/ with a manifest.json;
+//     StateDir/backups/<timestamp>/ with a manifest.json (the command and
+//     the state's record of each file too), and temporary files that a
+//     killed mcpsync left next to the plan's files are removed;
 //  4. each file is written atomically (temp file, fsync, rename) through
 //     symlinks, keeping its mode (0600 for new files); a file checked
 //     again right before its write;
 //  5. if a write fails, the files already written by this apply are
 //     restored from the backups and the error says so;
-//  6. the state records the new hashes and managed entries, and is saved.
+//  6. the state records the new hashes and managed entries, and is saved;
+//  7. old backups are pruned (opts.Retention).
 func Apply(p *Plan, opts ApplyOptions) (*Result, error) {
 	if p.Diags.HasErrors() {
 		return nil, ErrPlanHasErrors
@@ -109,8 +126,11 @@ func Apply(p *Plan, opts ApplyOptions) (*Result, error) {
 		return nil, &DriftError{Paths: drifted}
 	}
 	res := &Result{}
+	for _, fc := range p.Files {
+		atomicfile.CleanStale(fc.Path)
+	}
 	if len(changes) > 0 {
-		manifest, dir, err := backup(changes, opts.StateDir, at)
+		manifest, dir, err := backup(changes, opts.StateDir, at, opts.Command, opts.State)
 		if err != nil {
 			return nil, err
 		}
@@ -138,12 +158,20 @@ func Apply(p *Plan, opts ApplyOptions) (*Result, error) {
 	if opts.State != nil {
 		before, _ := json.Marshal(opts.State)
 		p.record(opts.State, at)
-		if after, _ := json.Marshal(opts.State); bytes.Equal(before, after) {
-			return res, nil // nothing new to remember: an idempotent run touches no file at all
+		if after, _ := json.Marshal(opts.State); !bytes.Equal(before, after) {
+			if err := opts.State.Save(); err != nil {
+				return res, fmt.Errorf("the files were written, but %w; the next export may not know which entries mcpsync wrote", err)
+			}
+		} // else nothing new to remember: an idempotent run touches no file at all
+	}
+	if len(changes) > 0 {
+		r := DefaultRetention
+		if opts.Retention != nil {
+			r = *opts.Retention
 		}
-		if err := opts.State.Save(); err != nil {
-			return res, fmt.Errorf("the files were written, but %w; the next export may not know which entries mcpsync wrote", err)
-		}
+		// Pruning is housekeeping: the files are written, so a failure
+		// here is not the apply's failure.
+		res.Pruned, _ = PruneBackups(opts.StateDir, r, at)
 	}
 	return res, nil
 }
@@ -172,13 +200,19 @@ func (fc *FileChange) write() error {
 		}
 		return os.Remove(fc.Path)
 	}
-	return atomicfile.WriteFile(fc.Path, fc.After, NewFileMode)
+	// An existing file keeps its mode; a new one gets fc.Mode, which is
+	// NewFileMode unless a restore brings back a file that had another.
+	mode := fc.Mode
+	if mode == 0 {
+		mode = NewFileMode
+	}
+	return atomicfile.WriteFile(fc.Path, fc.After, mode)
 }
 
 // backup copies the old bytes of every changed file into a new timestamped
 // directory under stateDir/backups, with a manifest.
-func backup(changes []*FileChange, stateDir string, at time.Time) (BackupManifest, string, error) {
-	m := BackupManifest{At: at}
+func backup(changes []*FileChange, stateDir string, at time.Time, command string, st *state.State) (BackupManifest, string, error) {
+	m := BackupManifest{At: at, Command: command}
 	base := filepath.Join(stateDir, BackupDirName)
 	stamp := at.Format("20060102T150405.000000000Z")
 	dir := filepath.Join(base, stamp)
@@ -193,6 +227,9 @@ func backup(changes []*FileChange, stateDir string, at time.Time) (BackupManifes
 	}
 	for _, fc := range changes {
 		rec := BackupRecord{Path: fc.Path, Created: fc.Before == nil, Mode: fc.Mode, SHA256: fc.BeforeHash}
+		if st != nil && !fc.raw {
+			rec.State = st.File(fc.Path).Clone()
+		}
 		if fc.After != nil {
 			rec.NewSHA256 = state.HashBytes(fc.After)
 		}
@@ -270,6 +307,15 @@ func rollback(done []*FileChange, m BackupManifest, dir string, cause error) err
 // bytes, files mcpsync created, managed entries, sync bases.
 func (p *Plan) record(st *state.State, at time.Time) {
 	for _, fc := range p.Files {
+		if fc.restored != nil {
+			// A restored file goes back to what mcpsync knew when it held
+			// those bytes.
+			st.SetFile(fc.Path, fc.restored.State)
+			continue
+		}
+		if fc.raw {
+			continue // the store and other files that are not a client's
+		}
 		if fc.Kind == Delete {
 			st.RemoveFile(fc.Path)
 			continue

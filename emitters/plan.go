@@ -135,6 +135,12 @@ type FileChange struct {
 	Targets    []*TargetPlan `json:"targets"`
 	// Diags are this file's problems (also in Plan.Diags).
 	Diags canonical.Diagnostics `json:"diagnostics,omitempty"`
+
+	// raw marks a file that is not a client's (the store): Apply backs it
+	// up and writes it, and the state does not record it.
+	raw bool
+	// restored is the backup record a restore brings back.
+	restored *BackupRecord
 }
 
 // Changed reports whether applying writes or removes the file.
@@ -202,6 +208,9 @@ func PlanExport(targets []Target, opts ExportOptions) *Plan {
 			continue
 		}
 		planFileExport(fc, group, opts, exported, pruned)
+		if fc.Changed() && !fc.Diags.HasErrors() {
+			fc.Diags = append(fc.Diags, checkWritable(fc, clientNames(group))...)
+		}
 		p.Diags = append(p.Diags, fc.Diags...)
 	}
 	for _, srv := range opts.Servers.Servers {

@@ -1,10 +1,12 @@
 package state
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -21,9 +23,67 @@ type Lock struct {
 	f *os.File
 }
 
+// Holder is who holds a lock: written into the lock file by the process
+// that takes it, so that a process kept waiting can say whom it waits for.
+type Holder struct {
+	PID     int       `json:"pid"`
+	Command string    `json:"command,omitempty"`
+	Since   time.Time `json:"since"`
+}
+
+func (h Holder) String() string {
+	if h.PID == 0 {
+		return "another mcpsync"
+	}
+	s := fmt.Sprintf("mcpsync (pid %d", h.PID)
+	if h.Command != "" {
+		s += ": " + h.Command
+	}
+	if !h.Since.IsZero() {
+		s += ", since " + h.Since.Local().Format("15:04:05")
+	}
+	return s + ")"
+}
+
+// LockedError says that the lock stayed taken for the whole wait.
+type LockedError struct {
+	Path   string
+	Holder Holder // zero when the holder did not say
+	Waited time.Duration
+}
+
+func (e *LockedError) Error() string {
+	msg := fmt.Sprintf("%s: %s is writing (the state directory is locked)", e.Path, e.Holder)
+	if e.Waited > 0 {
+		msg += fmt.Sprintf("; waited %s", e.Waited.Round(10*time.Millisecond))
+	}
+	return msg + "; wait for it to finish and run the command again (a crashed mcpsync never holds the lock: the system drops it)"
+}
+
+// Is makes errors.Is(err, ErrLocked) true.
+func (e *LockedError) Is(target error) bool { return target == ErrLocked }
+
+// LockOptions tune AcquireWith.
+type LockOptions struct {
+	// Wait is how long to wait for another process to let go.
+	Wait time.Duration
+	// Command describes this process to a process kept waiting
+	// ("export --to all").
+	Command string
+	// OnWait, when set, is called once, as soon as the lock is found taken,
+	// with whoever holds it.
+	OnWait func(Holder)
+}
+
 // Acquire takes the lock on dir, waiting up to wait for another process to
 // let go. The directory is created (0700) if needed.
 func Acquire(dir string, wait time.Duration) (*Lock, error) {
+	return AcquireWith(dir, LockOptions{Wait: wait})
+}
+
+// AcquireWith takes the lock on dir as Acquire does, records this process
+// as the holder, and on a timeout returns a *LockedError naming the holder.
+func AcquireWith(dir string, o LockOptions) (*Lock, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("%s: cannot create mcpsync's state directory: %w", dir, err)
 	}
@@ -32,7 +92,9 @@ func Acquire(dir string, wait time.Duration) (*Lock, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: cannot open the lock file: %w", path, err)
 	}
-	deadline := time.Now().Add(wait)
+	start := time.Now()
+	deadline := start.Add(o.Wait)
+	told := false
 	for {
 		ok, err := tryLock(f)
 		if err != nil {
@@ -40,14 +102,39 @@ func Acquire(dir string, wait time.Duration) (*Lock, error) {
 			return nil, fmt.Errorf("%s: cannot lock: %w", path, err)
 		}
 		if ok {
+			writeHolder(f, Holder{PID: os.Getpid(), Command: o.Command, Since: time.Now().UTC()})
 			return &Lock{f: f}, nil
+		}
+		if !told && o.OnWait != nil {
+			told = true
+			o.OnWait(ReadHolder(dir))
 		}
 		if time.Now().After(deadline) {
 			f.Close()
-			return nil, fmt.Errorf("%s: %w; wait for it to finish and run the command again", path, ErrLocked)
+			return nil, &LockedError{Path: path, Holder: ReadHolder(dir), Waited: time.Since(start)}
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(25 * time.Millisecond)
 	}
+}
+
+// writeHolder records h in the lock file. It is best effort: the lock
+// works without it, and a reader that finds nothing names no holder.
+func writeHolder(f *os.File, h Holder) {
+	data, _ := json.Marshal(h)
+	if f.Truncate(0) == nil {
+		f.WriteAt(append(data, '\n'), 0)
+	}
+}
+
+// ReadHolder returns who last took the lock on dir: the holder while the
+// lock is taken. It is zero when the file says nothing readable.
+func ReadHolder(dir string) Holder {
+	var h Holder
+	data, err := os.ReadFile(filepath.Join(dir, LockFileName))
+	if err == nil {
+		json.Unmarshal([]byte(strings.TrimSpace(string(data))), &h)
+	}
+	return h
 }
 
 // Unlock releases the lock. It is safe to call on a nil Lock and more than once.

@@ -3,6 +3,7 @@ package state
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -107,6 +108,32 @@ func TestLockExcludesASecondHolder(t *testing.T) {
 	}
 	l2.Unlock()
 	l2.Unlock() // twice is harmless
+}
+
+func TestLockNamesItsHolder(t *testing.T) {
+	if isUnlockedPlatform() {
+		t.Skip("advisory locks are not enforced on this platform")
+	}
+	dir := t.TempDir()
+	l, err := AcquireWith(dir, LockOptions{Command: "export --to all"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Unlock()
+	var told Holder
+	_, err = AcquireWith(dir, LockOptions{Wait: 60 * time.Millisecond, OnWait: func(h Holder) { told = h }})
+	var le *LockedError
+	if !errors.As(err, &le) || !errors.Is(err, ErrLocked) {
+		t.Fatalf("second AcquireWith = %v, want a *LockedError", err)
+	}
+	if le.Holder.PID != os.Getpid() || le.Holder.Command != "export --to all" || told != le.Holder {
+		t.Fatalf("holder %+v, told %+v", le.Holder, told)
+	}
+	for _, want := range []string{fmt.Sprintf("pid %d", os.Getpid()), "export --to all", "run the command again"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("message %q lacks %q", err, want)
+		}
+	}
 }
 
 // FuzzLoad feeds arbitrary bytes as state.json: Load never panics, and a

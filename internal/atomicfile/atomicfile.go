@@ -9,6 +9,14 @@
 //     fsynced, and renamed over the target; the directory is fsynced after.
 //   - The existing file's mode is kept; a new file gets the mode asked for
 //     (0600 for client files, which may reference secrets).
+//
+// # Temporary files
+//
+// The temporary file is named .NAME.mcpsync-PID-RANDOM next to NAME. No
+// reader ever opens it (clients read NAME). A writer killed between
+// creating and renaming it (SIGKILL, power loss) leaves it behind; the next
+// WriteFile of NAME removes every such file whose process is gone
+// (CleanStale), and StaleTemps lists them for checks such as doctor.
 package atomicfile
 
 import (
@@ -18,6 +26,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
+	"time"
 )
 
 // Resolve follows symlinks at path (the final component and every parent)
@@ -73,7 +84,10 @@ func WriteFile(path string, data []byte, newPerm fs.FileMode) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(real)+".mcpsync-*")
+	// A temporary file left by a writer that was killed is removed here,
+	// the next time the same file is written (see CleanStale).
+	CleanStale(real)
+	tmp, err := os.CreateTemp(dir, tempPrefix(real)+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
 		return err
 	}
@@ -115,4 +129,62 @@ func syncDir(dir string) {
 		d.Sync()
 		d.Close()
 	}
+}
+
+// tempPrefix is the start of the name of every temporary file WriteFile
+// makes for path.
+func tempPrefix(path string) string { return "." + filepath.Base(path) + ".mcpsync-" }
+
+// staleAge is how old a temporary file whose writer cannot be identified
+// must be before it counts as left behind.
+const staleAge = time.Hour
+
+// StaleTemps returns the temporary files next to path that a killed writer
+// left behind: their process no longer runs (or, when that cannot be told,
+// they are more than an hour old). The file at path is resolved through
+// symlinks first.
+func StaleTemps(path string) []string {
+	if real, err := Resolve(path); err == nil {
+		path = real
+	}
+	prefix := tempPrefix(path)
+	entries, err := os.ReadDir(filepath.Dir(path))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		name := e.Name()
+		rest, ok := strings.CutPrefix(name, prefix)
+		if !ok || e.IsDir() {
+			continue
+		}
+		full := filepath.Join(filepath.Dir(path), name)
+		pidText, _, hasPid := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		switch {
+		case hasPid && err == nil && pid > 0:
+			if pid != os.Getpid() && writerGone(pid, e) {
+				out = append(out, full)
+			}
+		default:
+			if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > staleAge {
+				out = append(out, full)
+			}
+		}
+	}
+	return out
+}
+
+// CleanStale removes the temporary files StaleTemps finds for path and
+// returns them. Errors are ignored: a file that cannot be removed is left
+// for the next time, and is never read by anyone.
+func CleanStale(path string) []string {
+	var removed []string
+	for _, f := range StaleTemps(path) {
+		if os.Remove(f) == nil {
+			removed = append(removed, f)
+		}
+	}
+	return removed
 }

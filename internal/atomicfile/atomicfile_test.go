@@ -3,6 +3,8 @@ package atomicfile
 import (
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"testing"
 )
 
@@ -55,5 +57,35 @@ func TestDanglingLinkCreatesTarget(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "t.json")); string(b) != "x" {
 		t.Fatalf("target not created: %q", b)
+	}
+}
+
+func TestStaleTempsOfDeadWritersAreCleaned(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "mcp.json")
+	os.WriteFile(target, []byte("old"), 0o600)
+	// A writer that no longer runs (pid 2^22+1 is above Linux's pid_max
+	// default and unused), one that runs (this process's parent), an
+	// unrelated file, and a file of another target.
+	dead := filepath.Join(dir, ".mcp.json.mcpsync-4194305-123")
+	alive := filepath.Join(dir, ".mcp.json.mcpsync-"+strconv.Itoa(os.Getppid())+"-456")
+	other := filepath.Join(dir, ".other.json.mcpsync-4194305-789")
+	for _, f := range []string{dead, alive, other, filepath.Join(dir, "notes.txt")} {
+		os.WriteFile(f, []byte("partial"), 0o600)
+	}
+	stale := StaleTemps(target)
+	if runtime.GOOS == "windows" {
+		t.Skip("no process check on windows; stale files are found by age")
+	}
+	if len(stale) != 1 || stale[0] != dead {
+		t.Fatalf("StaleTemps = %v, want only %s", stale, dead)
+	}
+	if err := WriteFile(target, []byte("new"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for f, want := range map[string]bool{dead: false, alive: true, other: true} {
+		if _, err := os.Stat(f); (err == nil) != want {
+			t.Errorf("%s exists = %v, want %v", filepath.Base(f), err == nil, want)
+		}
 	}
 }

@@ -1,0 +1,316 @@
+package emitters
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/emitters/state"
+)
+
+// applyAt applies p at a fixed time, with a command recorded.
+func (sb *sandbox) applyAt(p *Plan, at time.Time, command string) *Result {
+	sb.t.Helper()
+	res, err := Apply(p, ApplyOptions{StateDir: sb.stateDir, State: sb.st, Command: command,
+		Now: func() time.Time { return at }})
+	if err != nil {
+		sb.t.Fatalf("Apply: %v", err)
+	}
+	st, err := state.Load(sb.stateDir)
+	if err != nil {
+		sb.t.Fatal(err)
+	}
+	sb.st = st
+	return res
+}
+
+func TestReadOnlyFileIsRefusedWhilePlanning(t *testing.T) {
+	sb := newSandbox(t)
+	a, b := lineAdapter{id: "a"}, lineAdapter{id: "b"}
+	sb.write(".a", "# mine\n")
+	ro := sb.write(".b", "# locked\n")
+	if err := os.Chmod(ro, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	p := sb.plan([]Target{sb.target(a, ""), sb.target(b, "")}, []canonical.Server{stdio("gh", "npx")}, nil)
+	err := p.Err()
+	if err == nil || !strings.Contains(err.Error(), ro+" is read-only (mode 0444)") || !strings.Contains(err.Error(), "chmod u+w") ||
+		!strings.Contains(err.Error(), "leave b out of --to") {
+		t.Fatalf("plan error = %v", err)
+	}
+	if _, err := Apply(p, ApplyOptions{StateDir: sb.stateDir, State: sb.st}); !errors.Is(err, ErrPlanHasErrors) {
+		t.Fatalf("Apply = %v", err)
+	}
+	if sb.read(".a") != "# mine\n" || sb.read(".b") != "# locked\n" {
+		t.Fatal("a file was written although the plan had errors")
+	}
+	if _, err := os.Stat(filepath.Join(sb.stateDir, BackupDirName)); err == nil {
+		t.Fatal("a backup was made for a plan that writes nothing")
+	}
+}
+
+func TestReadOnlyDirectoryIsRefusedWhilePlanning(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root may write in any directory; the read-only file case covers what root sees")
+	}
+	sb := newSandbox(t)
+	dir := filepath.Join(sb.home, "locked")
+	os.MkdirAll(dir, 0o755)
+	tgt := sb.target(lineAdapter{id: "a"}, "")
+	tgt.Location.Path = filepath.Join(dir, "sub", ".a")
+	os.Chmod(dir, 0o555)
+	defer os.Chmod(dir, 0o755)
+	p := sb.plan([]Target{tgt}, []canonical.Server{stdio("gh", "npx")}, nil)
+	if err := p.Err(); err == nil || !strings.Contains(err.Error(), "the directory "+dir+" is not writable") {
+		t.Fatalf("plan error = %v", err)
+	}
+}
+
+func TestBackupRecordsCommandAndState(t *testing.T) {
+	sb := newSandbox(t)
+	tgt := sb.target(lineAdapter{id: "fake"}, "")
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	sb.applyAt(sb.plan([]Target{tgt}, []canonical.Server{stdio("gh", "npx")}, nil), t0, "export --to fake")
+	before := sb.st.File(tgt.Location.Path).Clone()
+	sb.applyAt(sb.plan([]Target{tgt}, []canonical.Server{stdio("gh", "npx"), stdio("fs", "uvx")}, nil), t0.Add(time.Minute), "export --to all")
+	bs, err := ListBackups(sb.stateDir)
+	if err != nil || len(bs) != 2 {
+		t.Fatalf("backups %v, %v", bs, err)
+	}
+	last := bs[1]
+	if last.Command != "export --to all" || !last.At.Equal(t0.Add(time.Minute)) || len(last.Files) != 1 {
+		t.Fatalf("last backup %+v", last)
+	}
+	rec := last.Files[0]
+	if rec.State == nil || rec.State.SHA256 != before.SHA256 || len(rec.State.Sections[""].Managed) != 1 {
+		t.Fatalf("recorded state %+v, want %+v", rec.State, before)
+	}
+	if data, err := last.Read(rec); err != nil || !strings.HasPrefix(string(data), "gh = ") {
+		t.Fatalf("backup bytes %q, %v", data, err)
+	}
+	if bs[0].Files[0].Created != true {
+		t.Fatal("the first apply created the file")
+	}
+}
+
+func TestRestoreUndoesTheLastApply(t *testing.T) {
+	sb := newSandbox(t)
+	a, b := sb.target(lineAdapter{id: "a"}, ""), sb.target(lineAdapter{id: "b"}, "")
+	sb.write(".b", "# user's own file\n")
+	t0 := time.Date(2026, 1, 2, 3, 0, 0, 0, time.UTC)
+	sb.applyAt(sb.plan([]Target{a, b}, []canonical.Server{stdio("gh", "npx")}, nil), t0, "export")
+	v1a, v1b := sb.read(".a"), sb.read(".b")
+	stateV1 := sb.st.File(a.Location.Path).Clone()
+	sb.applyAt(sb.plan([]Target{a, b}, []canonical.Server{stdio("gh", "npx", "-y")}, nil), t0.Add(time.Hour), "export (bad)")
+
+	p, err := PlanRestore(sb.stateDir, RestoreOptions{All: true, State: sb.st})
+	if err != nil || p.Err() != nil {
+		t.Fatalf("PlanRestore: %v %v", err, p.Err())
+	}
+	if len(p.Changes()) != 2 {
+		t.Fatalf("changes %d", len(p.Changes()))
+	}
+	if d := p.Diff(DiffOptions{Base: sb.home}); !strings.Contains(d, `-gh = {"name":"","transport":"stdio","command":"npx","args":["-y"]}`) {
+		t.Fatalf("restore diff:\n%s", d)
+	}
+	res := sb.applyAt(p, t0.Add(2*time.Hour), "restore --all")
+	if sb.read(".a") != v1a || sb.read(".b") != v1b {
+		t.Fatalf("not restored:\n%s\n%s", sb.read(".a"), sb.read(".b"))
+	}
+	if got := sb.st.File(a.Location.Path); got == nil || got.SHA256 != stateV1.SHA256 {
+		t.Fatalf("state not restored: %+v", got)
+	}
+	if res.BackupDir == "" {
+		t.Fatal("the restore was not backed up")
+	}
+	// The restore is itself undone by restoring its backup.
+	p, _ = PlanRestore(sb.stateDir, RestoreOptions{All: true, State: sb.st})
+	sb.applyAt(p, t0.Add(3*time.Hour), "restore --all")
+	if !strings.Contains(sb.read(".a"), `"args":["-y"]`) {
+		t.Fatalf("undoing the restore: %s", sb.read(".a"))
+	}
+}
+
+func TestRestoreAtATime(t *testing.T) {
+	sb := newSandbox(t)
+	a := sb.target(lineAdapter{id: "a"}, "")
+	t0 := time.Date(2026, 1, 2, 3, 0, 0, 0, time.UTC)
+	var versions []string
+	for i, args := range [][]string{{"1"}, {"2"}, {"3"}} {
+		sb.applyAt(sb.plan([]Target{a}, []canonical.Server{stdio("gh", "npx", args...)}, func(o *ExportOptions) { o.Force = true }),
+			t0.Add(time.Duration(i)*time.Hour), "export")
+		versions = append(versions, sb.read(".a"))
+	}
+	// As it was at 01:30: version 2 (written at 01:00).
+	p, err := PlanRestore(sb.stateDir, RestoreOptions{Paths: []string{a.Location.Path}, At: t0.Add(90 * time.Minute), State: sb.st})
+	if err != nil || p.Err() != nil {
+		t.Fatal(err, p.Err())
+	}
+	sb.applyAt(p, t0.Add(5*time.Hour), "restore")
+	if sb.read(".a") != versions[1] {
+		t.Fatalf("got %s, want %s", sb.read(".a"), versions[1])
+	}
+	// Before the first apply the file did not exist: restoring removes it.
+	bs, _ := ListBackups(sb.stateDir)
+	p, err = PlanRestore(sb.stateDir, RestoreOptions{Paths: []string{a.Location.Path}, ID: bs[0].ID, State: sb.st})
+	if err != nil || p.Err() != nil || p.Files[0].Kind != Delete {
+		t.Fatalf("%v %v %+v", err, p.Err(), p.Files)
+	}
+	// A time after the last write: already as it was.
+	p, err = PlanRestore(sb.stateDir, RestoreOptions{Paths: []string{a.Location.Path}, At: t0.Add(24 * time.Hour), State: sb.st})
+	if err != nil || len(p.Changes()) != 0 {
+		t.Fatalf("%v %+v", err, p.Files)
+	}
+	if _, err := PlanRestore(sb.stateDir, RestoreOptions{Paths: []string{"/nowhere"}}); err == nil || !strings.Contains(err.Error(), "has no backup") {
+		t.Fatalf("unknown file: %v", err)
+	}
+	if _, err := PlanRestore(sb.stateDir, RestoreOptions{ID: "nope"}); err == nil || !strings.Contains(err.Error(), `no backup "nope"`) {
+		t.Fatalf("unknown id: %v", err)
+	}
+}
+
+func TestRestoreRefusesAFileChangedSince(t *testing.T) {
+	sb := newSandbox(t)
+	a := sb.target(lineAdapter{id: "a"}, "")
+	sb.write(".a", "# v0\n")
+	sb.applyAt(sb.plan([]Target{a}, []canonical.Server{stdio("gh", "npx")}, nil), time.Now(), "export")
+	sb.write(".a", sb.read(".a")+"# edited by hand\n")
+	p, err := PlanRestore(sb.stateDir, RestoreOptions{All: true, State: sb.st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Err(); err == nil || !strings.Contains(err.Error(), "changed since mcpsync last wrote it") || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("plan error %v", err)
+	}
+	p, _ = PlanRestore(sb.stateDir, RestoreOptions{All: true, State: sb.st, Force: true})
+	sb.applyAt(p, time.Now(), "restore --force")
+	if sb.read(".a") != "# v0\n" {
+		t.Fatalf("got %q", sb.read(".a"))
+	}
+	// The hand edit is in the restore's own backup.
+	bs, _ := ListBackups(sb.stateDir)
+	last := bs[len(bs)-1]
+	data, _ := last.Read(last.Files[0])
+	if !strings.Contains(string(data), "# edited by hand") {
+		t.Fatalf("the overwritten edit was not backed up: %q", data)
+	}
+}
+
+func TestPruneBackups(t *testing.T) {
+	sb := newSandbox(t)
+	a, b := sb.target(lineAdapter{id: "a"}, ""), sb.target(lineAdapter{id: "b"}, "")
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	none := &Retention{}
+	apply := func(targets []Target, arg string, at time.Time) {
+		p := sb.plan(targets, []canonical.Server{stdio("gh", "npx", arg)}, func(o *ExportOptions) { o.Force = true })
+		if _, err := Apply(p, ApplyOptions{StateDir: sb.stateDir, State: sb.st, Now: func() time.Time { return at }, Retention: none}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Five applies writing a and b, then three writing only a.
+	for i := range 5 {
+		apply([]Target{a, b}, string(rune('a'+i)), t0.Add(time.Duration(i)*24*time.Hour))
+	}
+	for i := range 3 {
+		apply([]Target{a}, string(rune('A'+i)), t0.Add(time.Duration(10+i)*24*time.Hour))
+	}
+	// A directory an apply left without a manifest (killed while backing up).
+	os.MkdirAll(filepath.Join(sb.stateDir, BackupDirName, "20260101T000000.000000000Z-9"), 0o700)
+
+	now := t0.Add(13 * 24 * time.Hour)
+	if _, err := PruneBackups(sb.stateDir, Retention{Keep: 3, MaxAge: 5 * 24 * time.Hour}, now); err != nil {
+		t.Fatal(err)
+	}
+	bs, _ := ListBackups(sb.stateDir)
+	count := map[string]int{}
+	for _, bk := range bs {
+		for _, rec := range bk.Files {
+			count[filepath.Base(rec.Path)]++
+			if _, err := bk.Read(rec); err != nil {
+				t.Errorf("kept record unreadable: %v", err)
+			}
+		}
+	}
+	// a: 8 backups, keep 3 but only those within 5 days: the three at days
+	// 10-12. b: its newest (day 4) is older than 5 days but is its newest.
+	if count[".a"] != 3 || count[".b"] != 1 {
+		t.Fatalf("kept %v", count)
+	}
+	entries, _ := os.ReadDir(filepath.Join(sb.stateDir, BackupDirName))
+	if len(entries) != len(bs) {
+		t.Fatalf("%d directories for %d backups (incomplete or emptied directories left)", len(entries), len(bs))
+	}
+}
+
+func TestApplyPrunesByDefault(t *testing.T) {
+	sb := newSandbox(t)
+	a := sb.target(lineAdapter{id: "a"}, "")
+	t0 := time.Now().UTC()
+	for i := range DefaultRetention.Keep + 5 {
+		p := sb.plan([]Target{a}, []canonical.Server{stdio("gh", "npx", string(rune('a'+i)))}, func(o *ExportOptions) { o.Force = true })
+		if _, err := Apply(p, ApplyOptions{StateDir: sb.stateDir, State: sb.st, Now: func() time.Time { return t0.Add(time.Duration(i) * time.Second) }}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bs, _ := ListBackups(sb.stateDir)
+	if len(bs) != DefaultRetention.Keep {
+		t.Fatalf("%d backups kept, want %d", len(bs), DefaultRetention.Keep)
+	}
+}
+
+func TestApplyCleansTempFilesOfKilledWriters(t *testing.T) {
+	sb := newSandbox(t)
+	a := sb.target(lineAdapter{id: "a"}, "")
+	sb.write(".a", "")
+	leftover := filepath.Join(sb.home, "..a.mcpsync-4194305-1") // "." + ".a" + ".mcpsync-PID-…"
+	os.WriteFile(leftover, []byte("gh = {partial"), 0o600)
+	// The plan changes nothing in .a: the leftover goes anyway.
+	sb.apply(sb.plan([]Target{a}, nil, nil))
+	if _, err := os.Stat(leftover); err == nil {
+		t.Fatal("the killed writer's temporary file is still there")
+	}
+}
+
+func TestSecretMaskKnowsTheServersSecrets(t *testing.T) {
+	sb := newSandbox(t)
+	srv := stdio("gh", "npx", "--token", "abcd1234efgh")
+	srv.Env = map[string]string{"PROJECT": "Zk3q9XvB2mLp7RtW4nYc8HsD6fGj"}
+	p := sb.plan([]Target{sb.target(lineAdapter{id: "a"}, "")}, []canonical.Server{srv}, nil)
+	mask := p.SecretMask()
+	// A line holding only the value, as a multi-line args array prints it.
+	if got := mask(`    "abcd1234efgh",`); got != `    "abc***",` {
+		t.Fatalf("got %s", got)
+	}
+	d := p.Diff(DiffOptions{Mask: mask})
+	for _, leak := range []string{"abcd1234efgh", "Zk3q9XvB2mLp7RtW4nYc8HsD6fGj"} {
+		if strings.Contains(d, leak) {
+			t.Fatalf("diff shows %s:\n%s", leak, d)
+		}
+	}
+}
+
+func TestPlanWriteIsBackedUpAndDriftChecked(t *testing.T) {
+	sb := newSandbox(t)
+	path := sb.write("store.hcl", "# v1\n")
+	p := PlanWrite(path, []byte("# v1\n"), []byte("# v2\n"))
+	if _, err := Apply(p, ApplyOptions{StateDir: sb.stateDir, Command: "add x"}); err != nil {
+		t.Fatal(err)
+	}
+	if sb.read("store.hcl") != "# v2\n" {
+		t.Fatal("not written")
+	}
+	bs, _ := ListBackups(sb.stateDir)
+	if len(bs) != 1 || bs[0].Command != "add x" || bs[0].Files[0].State != nil {
+		t.Fatalf("backup %+v", bs)
+	}
+	// Someone changed it since it was read: refused.
+	p = PlanWrite(path, []byte("# v1\n"), []byte("# v3\n"))
+	var drift *DriftError
+	if _, err := Apply(p, ApplyOptions{StateDir: sb.stateDir}); !errors.As(err, &drift) {
+		t.Fatalf("Apply = %v, want a drift error", err)
+	}
+}
