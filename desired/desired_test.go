@@ -1,0 +1,99 @@
+package desired
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/sources"
+	"github.com/mcpsync/mcpsync/store"
+)
+
+func parse(t *testing.T, text string) *store.Store {
+	t.Helper()
+	st, ds := store.Parse("/u/mcpsync.hcl", []byte(text))
+	if ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	return st
+}
+
+func stdio(name string) canonical.Server {
+	return canonical.Server{Name: name, Transport: canonical.Stdio, Command: name}
+}
+
+func TestFromRecords(t *testing.T) {
+	st := parse(t, `server "own" { command = "own" }
+server "acme-x" { command = "mine" }
+source "acme" { git = "g1" }
+source "acme-me" { git = "g2" }
+source "later" { git = "g3" }
+`)
+	recs, err := sources.LoadRecords(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	recs.Update(st.Sources[0], "c1", canonical.Set{Servers: []canonical.Server{stdio("a"), stdio("x"), stdio("me-b"), stdio("new")}}, now)
+	recs.Update(st.Sources[1], "c2", canonical.Set{Servers: []canonical.Server{stdio("b")}}, now)
+	for _, n := range []string{"a", "x", "me-b"} {
+		recs.Approve("acme", n, now)
+	}
+	recs.Approve("acme-me", "b", now)
+
+	got := FromRecords(st, recs)
+	if names := strings.Join(got.Set.Names(), ","); names != "own,acme-x,acme-a,acme-me-b" {
+		t.Errorf("servers %s", names)
+	}
+	if got.FromSource["acme-a"] != "acme" || got.FromSource["own"] != "" || got.FromSource["acme-x"] != "" {
+		t.Errorf("FromSource %v", got.FromSource)
+	}
+	if len(got.Pending) != 1 || got.Pending[0].Qualified != "acme-new" {
+		t.Errorf("pending %+v", got.Pending)
+	}
+	if note := got.PendingNote(); note != "1 server pending approval (acme-new): run 'mcpsync status'" {
+		t.Errorf("note %q", note)
+	}
+	var summaries []string
+	for _, d := range got.Diags {
+		if d.Severity != canonical.Warning {
+			t.Errorf("not a warning: %v", d)
+		}
+		summaries = append(summaries, d.Summary)
+	}
+	want := []string{
+		`source "acme" offers "acme-x", which is also a server of the store; the store's own is used`,
+		`source "acme-me" offers "acme-me-b", which source "acme" already gives; left out`,
+		`source "later" was never pulled; its servers are not exported yet`,
+	}
+	if strings.Join(summaries, "\n") != strings.Join(want, "\n") {
+		t.Errorf("diagnostics:\n%s", strings.Join(summaries, "\n"))
+	}
+	// the store's own set is not changed
+	if st.Servers.Len() != 2 {
+		t.Error("FromRecords changed the store")
+	}
+}
+
+func TestProjectStoreSourcesIgnored(t *testing.T) {
+	st := parse(t, `server "team" { command = "t" }
+source "acme" { git = "g" }
+`)
+	st.Scope = canonical.ScopeProject
+	recs, _ := sources.LoadRecords(t.TempDir())
+	recs.Update(st.Sources[0], "c", canonical.Set{Servers: []canonical.Server{stdio("a")}}, time.Now())
+	recs.Approve("acme", "a", time.Now())
+	got := FromRecords(st, recs)
+	if got.Set.Len() != 1 || len(got.Diags) != 1 || !strings.Contains(got.Diags[0].Summary, "sources are read from the user store only") {
+		t.Errorf("got %v %v", got.Set.Names(), got.Diags)
+	}
+}
+
+func TestLoadWithoutRecords(t *testing.T) {
+	st := parse(t, `server "own" { command = "own" }`)
+	got, err := Load(st, t.TempDir())
+	if err != nil || got.Set.Len() != 1 || len(got.Diags) != 0 || got.PendingNote() != "" {
+		t.Errorf("got %+v %v", got, err)
+	}
+}
