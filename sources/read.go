@@ -224,16 +224,12 @@ func checkSet(set canonical.Set, locate locator, hcl bool) canonical.Diagnostics
 			ds = append(ds, d.At(srv.Origin))
 		}
 		for _, f := range checkServer(srv) {
-			what := f.field + " " + f.key
-			switch f.field {
-			case "url", "extra", "args":
-				what = ""
-			case "oauth.client_secret":
-				what = "oauth client_secret"
-			}
-			summary := f.reason
-			if what != "" {
-				summary = what + " " + f.reason
+			summary := f.reason // the detector's findings name their field
+			switch {
+			case f.field == "oauth.client_secret":
+				summary = "oauth client_secret " + f.reason
+			case f.variable != "":
+				summary = f.field + " " + f.key + " " + f.reason
 			}
 			d := canonical.Errorf("%s", summary)
 			d.Detail = f.hintFor(hcl)

@@ -8,65 +8,51 @@ import (
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/secrets"
 	"github.com/mcpsync/mcpsync/store"
 )
 
 func TestStrictValue(t *testing.T) {
+	env := func(n string) secrets.Field { return secrets.Field{Place: secrets.InEnv, Name: n} }
+	header := func(n string) secrets.Field { return secrets.Field{Place: secrets.InHeader, Name: n} }
 	for _, tc := range []struct {
-		key, value string
+		field      secrets.Field
+		value      string
 		anyLiteral bool
 		ok         bool
 	}{
-		{"T", "${TOKEN}", false, true},
-		{"Authorization", "Bearer ${TOKEN}", false, true},
-		{"CONFIG", "${userHome}/.acme/config.json", false, true},
-		{"K", "${input:key}", false, true},
-		{"LOG_LEVEL", "${LOG_LEVEL:-debug}", false, true},
-		{"PORT", "${PORT:-8080}", false, true},
-		{"AWS_REGION", "${AWS_REGION:-us-east-1}", false, true}, // a shared setting
-		{"E", "", false, true},
-		{"LOG_LEVEL", "debug", false, true},
-		{"X", "TRUE", false, true},
-		{"NODE_ENV", "production", false, true},
-		{"PORT", "3000", false, true},
-		{"BASE", "https://api.example.com/v1", false, true},
-		{"Accept", "application/json", true, true},
+		{env("T"), "${TOKEN}", false, true},
+		{header("Authorization"), "Bearer ${TOKEN}", false, true},
+		{env("CONFIG"), "${userHome}/.acme/config.json", false, true},
+		{env("K"), "${input:key}", false, true},
+		{env("LOG_LEVEL"), "${LOG_LEVEL:-debug}", false, true},
+		{env("PORT"), "${PORT:-8080}", false, true},
+		{env("AWS_REGION"), "${AWS_REGION:-us-east-1}", false, true}, // a shared setting
+		{env("E"), "", false, true},
+		{env("LOG_LEVEL"), "debug", false, true},
+		{env("X"), "TRUE", false, true},
+		{env("NODE_ENV"), "production", false, true},
+		{env("PORT"), "3000", false, true},
+		{env("BASE"), "https://api.example.com/v1", false, true},
+		{header("Accept"), "application/json", true, true},
 
-		{"API", "sk-abc", false, false},
-		{"AWS_REGION", "us-east-1", false, false}, // a literal, however harmless: use a default
-		{"PASS", "hunter2", false, false},
-		{"N", "1234567", false, false},                               // too long to be a port or a count
-		{"BASE", "https://user:pw@api.example.com", false, false},    // user info
-		{"BASE", "https://api.example.com/v1?key=abc", false, false}, // query
-		{"HOOK", "https://hooks.example.com/T0/B0/XyZ9aBcD8eFgH7iJkL6mN", false, false},
-		{"X", "${X:-sk_live_51Habcdefghijklmn}", false, false},             // a default that looks like a key
-		{"API_KEY", "${API_KEY:-whatever}", false, false},                  // a default for a secret
-		{"X", "${SEARCH_TOKEN:-whatever}", false, false},                   // the variable says secret
-		{"Authorization", "${AUTH:-whatever}", true, false},                // even in a plain header check
-		{"Authorization", "Bearer ghp_abcdefghijklmnop${X}", false, false}, // a token next to a reference
-		{"Accept", "Bearer ghp_abcdefghijklmnop${X}", true, false},         // even in a plain header
-		{"X", "prefix-${X}-aB3dE5gH7jK9mN1pQ3sT5vX7z", false, false},       // long mixed-case random word
+		{env("API"), "sk-abc", false, false},
+		{env("AWS_REGION"), "us-east-1", false, false}, // a literal, however harmless: use a default
+		{env("PASS"), "hunter2", false, false},
+		{env("N"), "1234567", false, false},                               // too long to be a port or a count
+		{env("BASE"), "https://user:pw@api.example.com", false, false},    // user info
+		{env("BASE"), "https://api.example.com/v1?key=abc", false, false}, // query
+		{env("HOOK"), "https://hooks.example.com/T0/B0/XyZ9aBcD8eFgH7iJkL6mNq2w", false, false},
+		{env("X"), "${X:-sk_live_51Habcdefghijklmnopqrstuv}", false, false}, // a default that is a key
+		{env("API_KEY"), "${API_KEY:-whatever}", false, false},              // a default for a secret
+		{env("X"), "${SEARCH_TOKEN:-whatever}", false, false},               // the variable says secret
+		{header("Authorization"), "Bearer ghp_abcdefghijklmnopqrstuvwxyz0123456789${X}", false, false},
+		{header("Accept"), "Bearer ghp_abcdefghijklmnopqrstuvwxyz0123456789${X}", true, false}, // even in a plain header
+		{env("X"), "prefix-${X}-aB3dE5gH7jK9mN1pQ3sT5vX7z", false, false},                      // a random run next to a reference
 	} {
-		why := strictValue(tc.key, tc.value, tc.anyLiteral)
+		why := strictValue(tc.field, tc.value, tc.anyLiteral)
 		if (why == "") != tc.ok {
-			t.Errorf("strictValue(%q, %q, %v) = %q, want ok=%v", tc.key, tc.value, tc.anyLiteral, why, tc.ok)
-		}
-	}
-}
-
-func TestLooksLikeCredential(t *testing.T) {
-	for s, want := range map[string]bool{
-		"@modelcontextprotocol/server-github":               false,
-		"--project-id=123e4567-e89b-12d3-a456-426614174000": false, // a UUID is an id, not a key
-		"/Users/someone/Library/Application Support":        false,
-		"ghp_1234567890abcdefghij":                          true,
-		"--token=xoxb-1234-5678-abcdefgh":                   true,
-		"AKIAIOSFODNN7EXAMPLE":                              true,
-		"aB3dE5gH7jK9mN1pQ3sT5vX7z":                         true,
-		"sk-":                                               false, // a prefix alone is not a key
-	} {
-		if got := looksLikeCredential(s); got != want {
-			t.Errorf("looksLikeCredential(%q) = %v, want %v", s, got, want)
+			t.Errorf("strictValue(%v, %q, %v) = %q, want ok=%v", tc.field, tc.value, tc.anyLiteral, why, tc.ok)
 		}
 	}
 }
@@ -75,15 +61,15 @@ func TestCheckServerFields(t *testing.T) {
 	srv := canonical.Server{
 		Name: "s", Transport: canonical.HTTP, URL: "https://x.example.com/mcp?api_key=aB3dE5gH7jK9mN1pQ3sT5vX7z",
 		Headers: map[string]string{"Accept": "text/event-stream", "X-Api-Key": "abc", "Authorization": "Bearer ${T}"},
-		Args:    []string{"--token", "ghp_1234567890abcdefghij"},
+		Args:    []string{"--token", "ghp_1234567890abcdefghijklmnopqrstuvwxyz"},
 		Auth:    canonical.Auth{OAuth: &canonical.OAuth{ClientID: "id", ClientSecret: "literal"}},
 	}
-	srv.SetExtra("cursor", "auth", []byte(`{"nested": ["ok", "sk_live_51Habcdefghijklmn"]}`))
+	srv.SetExtra("cursor", "auth", []byte(`{"nested": ["ok", "sk_live_51Habcdefghijklmnopqrstuv"]}`))
 	var got []string
 	for _, f := range checkServer(srv) {
 		got = append(got, f.field+":"+f.key)
 	}
-	want := "headers:X-Api-Key oauth.client_secret:client_secret args:1 url:url extra:cursor.auth"
+	want := "headers:X-Api-Key oauth.client_secret:client_secret url:url args:1 extra:cursor.auth"
 	if strings.Join(got, " ") != want {
 		t.Errorf("findings %q, want %q", strings.Join(got, " "), want)
 	}
@@ -106,7 +92,7 @@ func TestHints(t *testing.T) {
 func TestReadJSONPositions(t *testing.T) {
 	data := []byte(`{
   "command": "srv",
-  "args": ["--key", "ghp_1234567890abcdefghij"],
+  "args": ["--key", "ghp_1234567890abcdefghijklmnopqrstuvwxyz"],
   "env": {
     "LOG_LEVEL": "debug",
     "API_KEY": "abc"
