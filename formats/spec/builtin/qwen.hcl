@@ -3,7 +3,8 @@
 # whatever a "type" beside it says (the Go quirk warns when a type says
 # otherwise). Comments are allowed, trailing commas are not. $VAR and ${VAR}
 # are expanded, ${VAR:-default} is not. Qwen writes "$version" at the end of
-# the file; mcpsync leaves it as it is.
+# the file and migrates a file without it; mcpsync leaves it as it is, and
+# stamps a file it creates (the Go quirk).
 client "qwen" {
   display_name     = "Qwen Code"
   format           = "json-comments"
@@ -66,4 +67,9 @@ client "qwen" {
   }
 
   key_order = ["command", "args", "env", "cwd", "httpUrl", "url", "headers"]
+
+  # qwen mcp add writes no final newline; "$version" is added by the Go quirk
+  new_file {
+    final_newline = false
+  }
 }
