@@ -1,5 +1,7 @@
 package reconcile
 
+import "strings"
+
 // The merge of one server, on flattened fields and without any I/O, so
 // that it can be fuzzed on its own (FuzzMerge). Plan binds it to the store,
 // the client files and the state.
@@ -285,7 +287,9 @@ func agreesWithAll(in mergeIn, cands []cand, x fields) bool {
 		if !ok {
 			return false
 		}
-		e, _ := realEdits(v, c.f)
+		// The entry as the client holds it: a literal it expanded agrees
+		// with the reference (and with the same literal elsewhere).
+		e, _ := realEdits(v, s.Cur)
 		dropOwnExtra(e, x, s.ID)
 		if len(e) > 0 {
 			return false
@@ -332,6 +336,10 @@ const (
 type sideOut struct {
 	Act  action
 	Want fields
+	// Ref, when set, is what to remember as the client's entry instead of
+	// what its file holds: the entry with the references it expanded put
+	// back, so that the literal is never taken for an edit later.
+	Ref fields
 	// CannotHold: the client cannot hold the winner (a disabled server in a
 	// client without a disabled flag, a transport it lacks).
 	CannotHold bool
@@ -395,8 +403,19 @@ func decideClient(s sideIn, winner fields, force bool) sideOut {
 			if v.equal(s.Cur) {
 				return sideOut{}
 			}
-		} else if e, _ := realEdits(v, s.Cur); len(e) == 0 {
-			return sideOut{}
+		} else if e, exps := realEdits(v, s.Cur); len(e) == 0 {
+			if len(exps) == 0 {
+				return sideOut{}
+			}
+			ref := s.Cur.clone()
+			for _, x := range exps {
+				k := x.Field
+				if strings.HasPrefix(k, "args[") {
+					k = "args"
+				}
+				ref[k] = v[k]
+			}
+			return sideOut{Ref: ref}
 		}
 	}
 	return sideOut{Act: put, Want: want}

@@ -111,9 +111,10 @@ type clientRecord struct {
 	tp   *emitters.TargetPlan
 	key  string
 	name string
-	// forget drops the record; otherwise it becomes the entry the section
-	// holds after the plan (absent: dropped).
+	// forget drops the record; otherwise it becomes ref, or else the entry
+	// the section holds after the plan (absent: dropped).
 	forget bool
+	ref    *canonical.Server
 }
 
 // side binds a merge side to a client section or the store.
@@ -245,13 +246,14 @@ func Plan(opts Options) *Result {
 			case leave:
 				oc.Kept = append(oc.Kept, sd.id)
 			case keep:
-				if mi.Sides[i].Present && mi.Sides[i].Managed {
+				if mi.Sides[i].Present && mi.Sides[i].Managed && a.Ref == nil {
 					sd.want.Refresh = append(sd.want.Refresh, name)
 				}
 			}
 			rec := clientRecord{tp: sd.tp, key: sd.key, name: name}
-			if a.Act == keep && len(out.Exps[i]) > 0 {
-				continue // keep remembering the reference the client expanded
+			if a.Ref != nil {
+				srv := a.Ref.server(name)
+				rec.ref = &srv // the references it expanded, not their values
 			}
 			r.clients = append(r.clients, rec)
 		}
@@ -576,6 +578,9 @@ func (r *Result) Record(st *state.State, at time.Time) {
 	}
 	for _, cr := range r.clients {
 		srv, ok := cr.tp.After.Get(cr.name)
+		if cr.ref != nil {
+			srv, ok = *cr.ref, true
+		}
 		if cr.forget || !ok {
 			st.ForgetClientBase(sp, cr.key, cr.name)
 			continue
