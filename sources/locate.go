@@ -17,9 +17,15 @@ import (
 type locator func(server string, f finding) canonical.Pos
 
 // hclLocator finds values in a source's mcpsync.hcl.
+// The file is parsed on the first call only: a clean source needs no
+// positions.
 func hclLocator(file string, data []byte) locator {
-	f, diags := hclsyntax.ParseConfig(data, file, hcl.InitialPos)
+	var f *hcl.File
+	var diags hcl.Diagnostics
 	return func(server string, fd finding) canonical.Pos {
+		if f == nil && diags == nil {
+			f, diags = hclsyntax.ParseConfig(data, file, hcl.InitialPos)
+		}
 		if diags.HasErrors() {
 			return canonical.Pos{File: file, Line: 1, Column: 1}
 		}
@@ -90,8 +96,10 @@ func hclLocator(file string, data []byte) locator {
 // so the search goes by the key of the value first, under a parent whose
 // name fits the field, then anywhere.
 func jsonLocator(file string, data []byte) locator {
-	root, err := hujson.Parse(data)
-	lines := lineStarts(data)
+	var root hujson.Value
+	var err error
+	var lines []int
+	parsed := false
 	pos := func(off int) canonical.Pos {
 		line := 1
 		for line < len(lines) && lines[line] <= off {
@@ -100,6 +108,10 @@ func jsonLocator(file string, data []byte) locator {
 		return canonical.Pos{File: file, Line: line, Column: off - lines[line-1] + 1}
 	}
 	return func(_ string, fd finding) canonical.Pos {
+		if !parsed {
+			root, err = hujson.Parse(data)
+			lines, parsed = lineStarts(data), true
+		}
 		if err != nil {
 			return canonical.Pos{File: file, Line: 1, Column: 1}
 		}
