@@ -21,6 +21,7 @@ client "gemini" {
 
   location "user" {
     path = "${env("GEMINI_CLI_HOME", home)}/.gemini/settings.json"
+    note = "servers switched off with gemini mcp disable are listed in mcp-server-enablement.json beside it, which mcpsync does not read"
   }
   location "project" {
     path = "${project}/.gemini/settings.json"
