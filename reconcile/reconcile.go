@@ -198,7 +198,6 @@ func Plan(opts Options) *Result {
 			warns = append(warns, d)
 			continue
 		}
-		warns = append(warns, expansionWarnings(name, out, idx)...)
 		nr := nameRecord{name: name, verdict: out.Verdict, del: out.Del}
 		if e := st.Base(storePath, name); e != nil {
 			nr.base = e
@@ -209,6 +208,7 @@ func Plan(opts Options) *Result {
 		case nothing:
 			continue
 		case conflict:
+			warns = append(warns, expansionWarnings(name, out, idx, nil)...)
 			c := conflictOf(name, mi, out, idx)
 			r.Conflicts = append(r.Conflicts, c)
 			nr.conflict = &state.Conflict{Sides: c.Sides}
@@ -217,6 +217,7 @@ func Plan(opts Options) *Result {
 		}
 		r.names = append(r.names, nr)
 		acts := decide(mi, out, taking)
+		warns = append(warns, expansionWarnings(name, out, idx, acts)...)
 		oc := Outcome{Server: name, Action: actionName(mi, out, taking)}
 		for _, i := range out.From {
 			oc.From = append(oc.From, sideID(idx[i]))
@@ -526,16 +527,16 @@ func conflictOf(name string, mi mergeIn, out mergeOut, idx []*side) Conflict {
 }
 
 // expansionWarnings reports every reference a client replaced by its
-// literal value, masked.
-func expansionWarnings(name string, out mergeOut, idx []*side) canonical.Diagnostics {
+// literal value, masked, unless the sync writes that client's entry anew.
+func expansionWarnings(name string, out mergeOut, idx []*side, acts []sideOut) canonical.Diagnostics {
 	var ds canonical.Diagnostics
-	for i, exps := range out.Exps {
-		sd := idx[i]
-		if sd == nil {
+	for i := range idx {
+		sd, exps := idx[i], out.Exps[i]
+		if sd == nil || acts != nil && acts[i].Act != keep {
 			continue
 		}
 		for _, x := range exps {
-			d := canonical.Warnf("%s now holds a literal value (%s) for %s where the last sync wrote %s; not copied to the other sides",
+			d := canonical.Warnf("%s now holds a literal value (%s) for %s, where it held %s when last synced; not copied to the other sides",
 				sd.id, Mask(x.Value), x.Field, x.Ref)
 			d.Detail = "the client expanded the reference (Gemini CLI and Qwen Code do so when they add a server); " +
 				"a value that may be a secret is never spread to other clients. Put " + x.Ref + " back in the file, or run " +

@@ -50,7 +50,8 @@ func TestScripts(t *testing.T) {
 			}
 			return nil
 		},
-		Cmds: scriptCmds,
+		Cmds:      scriptCmds,
+		Condition: scriptCondition,
 	})
 }
 
