@@ -40,7 +40,7 @@ func (a *App) sourceCommand() *cli.Command {
 				ArgsUsage: "NAME --git URL [--ref REF] [--path DIR]",
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "git", Usage: "the repository: any `URL` git fetches, or a local path", Required: true},
-					&cli.StringFlag{Name: "ref", Usage: "the branch, tag or commit to follow (default: the remote's HEAD)"},
+					&cli.StringFlag{Name: "ref", Usage: "the branch, tag or commit `REF` to follow (default: the remote's HEAD)"},
 					&cli.StringFlag{Name: "path", Usage: "the `DIR` (or file) of the repository holding the servers (default: its root)"},
 				},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
