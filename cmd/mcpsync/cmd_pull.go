@@ -22,7 +22,7 @@ only), or one NAME.json file per server there.
 A source is a block of the user store (or use 'mcpsync source add'):
 
   source "acme" {
-    git  = "https://github.com/acme/team-mcp.git"
+    git  = "https://github.com/acme/team-mcp.git"  # or a path, relative to the store
     ref  = "main"      # branch, tag or commit (default: the remote's HEAD)
     path = "mcp/"      # where the servers are (default: the root)
   }
