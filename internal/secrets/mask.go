@@ -107,8 +107,8 @@ func maskPair(pre, key, mid, value, post, whole string) string {
 	if _, rest, ok := cutScheme(strings.TrimSpace(literal)); ok {
 		literal = rest
 	}
-	if strings.TrimSpace(literal) == "" {
-		return whole // references only: not a secret
+	if strings.TrimSpace(literal) == "" || elided(strings.TrimSpace(literal)) {
+		return whole // references only, or an elision such as "…": not a secret
 	}
 	switch {
 	case secretName(key):
@@ -121,6 +121,20 @@ func maskPair(pre, key, mid, value, post, whole string) string {
 		return whole
 	}
 	return pre + key + mid + Mask(value) + post
+}
+
+// elided reports whether v only stands for a value: "…", "...", "***",
+// "xxxx", "<token>".
+func elided(v string) bool {
+	if strings.HasPrefix(v, "<") && strings.HasSuffix(v, ">") {
+		return true
+	}
+	for _, r := range v {
+		if !strings.ContainsRune(".…*xX", r) {
+			return false
+		}
+	}
+	return true
 }
 
 // literalText is value without its references.
@@ -175,9 +189,27 @@ func envName(key string) bool {
 	return letter
 }
 
-// maskTokens hides provider tokens, JWTs, scheme credentials and URL
-// credentials anywhere in text.
+// MaskTokens hides what is a secret wherever it appears, whatever the
+// text around it: provider tokens, JWTs, Bearer/Basic/Token credentials
+// and credentials in URLs, on every line of text. Unlike MaskLine it does
+// not guess from key names, so it suits free text (messages, tables) as
+// well as file content.
+func MaskTokens(text string) string {
+	if !strings.Contains(text, "\n") {
+		return maskTokens(text)
+	}
+	lines := strings.SplitAfter(text, "\n")
+	for i, l := range lines {
+		lines[i] = maskTokens(l)
+	}
+	return strings.Join(lines, "")
+}
+
+// maskTokens is MaskTokens for one line.
 func maskTokens(line string) string {
+	if len(line) < 8 || len(line) > 1<<20 {
+		return line
+	}
 	if ms := tokenRE.FindAllStringIndex(line, -1); ms != nil {
 		var b strings.Builder
 		at := 0

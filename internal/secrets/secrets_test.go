@@ -164,6 +164,8 @@ func TestMaskLine(t *testing.T) {
 		`note ` + ghToken + ` in prose`:                                                  `note ghp_*** in prose`,
 		`  "PROJECT": "Zk3q9XvB2mLp7RtW4nYc8HsD6fGj"`:                                    `  "PROJECT": "Zk3***"`,
 		`  "sha256": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"`: `  "sha256": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"`,
+		`and set it with: export GITHUB_TOKEN=…`:                                         `and set it with: export GITHUB_TOKEN=…`,
+		`  "api_key": "<your key>"`:                                                      `  "api_key": "<your key>"`,
 		`  "Authorization": "Bearer undefined"`:                                          `  "Authorization": "Bearer und***"`,
 	} {
 		if got := MaskLine(in); got != want {

@@ -1,0 +1,163 @@
+package main
+
+// What every writing command shares to be trustworthy: the state lock, the
+// store written through the backed-up, drift-checked pipeline, and output
+// that never shows a secret-looking literal.
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/mcpsync/mcpsync/emitters"
+	"github.com/mcpsync/mcpsync/emitters/state"
+	"github.com/mcpsync/mcpsync/internal/secrets"
+	"github.com/mcpsync/mcpsync/store"
+)
+
+// lockWaitEnv overrides how long a writing command waits for another
+// mcpsync ("30s", "500ms").
+const lockWaitEnv = "MCPSYNC_LOCK_WAIT"
+
+// acquireLock takes mcpsync's advisory lock on the state directory for the
+// whole read-plan-write of a command that writes client files, the store or
+// the state. Every such command calls it (export, import, add, remove,
+// restore, sync, resolve, watch, pull, approve, source), so two mcpsync
+// processes never interleave their writes. While another process holds the
+// lock, it says whom it waits for, and after MCPSYNC_LOCK_WAIT (default 10s)
+// it gives up naming that process.
+func (a *App) acquireLock() (*state.Lock, error) {
+	wait := lockWait
+	if v := a.Getenv(lockWaitEnv); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 {
+			return nil, usagef("%s=%q: give a duration such as 30s or 500ms", lockWaitEnv, v)
+		}
+		wait = d
+	}
+	return state.AcquireWith(a.Dirs.State, state.LockOptions{
+		Wait:    wait,
+		Command: a.commandLine,
+		OnWait: func(h state.Holder) {
+			fmt.Fprintf(a.Stderr, "waiting for %s to finish (up to %s)…\n", h, wait)
+		},
+	})
+}
+
+// applyOptions are the ApplyOptions every command uses: the state
+// directory, the command line recorded with the backups, and the backup
+// retention (MCPSYNC_BACKUP_KEEP, MCPSYNC_BACKUP_MAX_AGE).
+func (a *App) applyOptions(st *state.State) emitters.ApplyOptions {
+	r := a.retention()
+	return emitters.ApplyOptions{StateDir: a.Dirs.State, State: st, Command: a.commandLine, Retention: &r}
+}
+
+// retention reads the backup retention from the environment; a value that
+// does not parse keeps the default (a typo must not delete backups).
+func (a *App) retention() emitters.Retention {
+	r := emitters.DefaultRetention
+	if v := a.Getenv("MCPSYNC_BACKUP_KEEP"); v != "" {
+		var n int
+		if _, err := fmt.Sscanf(v, "%d", &n); err == nil {
+			r.Keep = n
+		}
+	}
+	if v := a.Getenv("MCPSYNC_BACKUP_MAX_AGE"); v != "" {
+		if d, err := parseAge(v); err == nil {
+			r.MaxAge = d
+		}
+	}
+	return r
+}
+
+// parseAge reads a duration that may also be given in days: "30d", "12h".
+func parseAge(v string) (time.Duration, error) {
+	if n, ok := strings.CutSuffix(v, "d"); ok {
+		var days float64
+		if _, err := fmt.Sscanf(n, "%g", &days); err != nil || days < 0 {
+			return 0, fmt.Errorf("%q is not a number of days", v)
+		}
+		return time.Duration(days * 24 * float64(time.Hour)), nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("%q: give a duration such as 30d, 12h or 90m", v)
+	}
+	return d, nil
+}
+
+// saveStore writes the store's edits like any client file: backed up
+// under the state directory (so that 'mcpsync restore' can bring the store
+// back), refused when the file changed since it was read, atomic. The
+// caller holds the state lock. st is reloaded from what was written.
+func (a *App) saveStore(st *store.Store) error {
+	data := st.Bytes()
+	var before []byte
+	if st.Exists {
+		before = st.Original()
+		if before == nil {
+			before = []byte{}
+		}
+	}
+	if bytes.Equal(data, before) && (st.Exists || len(data) == 0) {
+		return nil
+	}
+	if _, ds := store.Parse(st.Path, data); ds.HasErrors() {
+		// Bytes only writes what Parse reads; reaching this is a bug.
+		return fmt.Errorf("%s: the edited store would not read back (%v); nothing was written", st.Path, ds.Err())
+	}
+	p := emitters.PlanWrite(st.Path, before, data)
+	if err := p.Err(); err != nil {
+		a.printDiagnostics(p.Diags)
+		return reportedError{err}
+	}
+	if _, err := emitters.Apply(p, a.applyOptions(nil)); err != nil {
+		return fmt.Errorf("%s: cannot write the store: %w", st.Path, err)
+	}
+	fresh, ds := store.Load(st.Path)
+	if ds.HasErrors() {
+		return fmt.Errorf("%s: the written store does not read back: %w", st.Path, ds.Err())
+	}
+	fresh.Scope = st.Scope
+	*st = *fresh
+	return nil
+}
+
+// maskWriter hides secrets in everything written through it
+// (secrets.MaskTokens: provider tokens, JWTs, Bearer credentials, URL
+// credentials), unless *reveal is set. Every command's stdout and stderr
+// go through one, so that no message, warning, table or --json output
+// shows a token, whichever code path printed it; values that only a key
+// name marks as secret are masked where the key is known (diffs, source
+// lines, MaskServer). Writes are masked one call at a time: the printers
+// write whole lines.
+type maskWriter struct {
+	w      io.Writer
+	reveal *bool
+}
+
+func (m *maskWriter) Write(p []byte) (int, error) {
+	if m.reveal != nil && *m.reveal {
+		return m.w.Write(p)
+	}
+	masked := secrets.MaskTokens(string(p))
+	if _, err := io.WriteString(m.w, masked); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// maskedCommandLine is the command line as backups and the lock record
+// it: the secret-looking values of flags such as --header masked.
+func maskedCommandLine(args []string) string {
+	quoted := make([]string, len(args))
+	for i, arg := range args {
+		if arg == "" || strings.ContainsAny(arg, " \t'\"") {
+			arg = "'" + strings.ReplaceAll(arg, "'", `'\''`) + "'"
+		}
+		quoted[i] = arg
+	}
+	return secrets.MaskLine(strings.Join(quoted, " "))
+}

@@ -1,0 +1,252 @@
+package main
+
+// import's handling of literal secrets: the warning that names each one,
+// and --extract-secrets, which moves them out of the client's file.
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/emitters"
+	"github.com/mcpsync/mcpsync/emitters/state"
+	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/internal/secrets"
+)
+
+// importSecrets is what import found in the client's servers.
+type importSecrets struct {
+	// extracted is the incoming set with every movable secret replaced by
+	// a reference.
+	extracted canonical.Set
+	// original holds, by name, the servers extraction changed, as read.
+	original map[string]canonical.Server
+	// moved lists the secrets extraction moves, in order.
+	moved []secrets.Extraction
+	// origin is the file each moved secret's server came from.
+	origin map[string]string
+}
+
+// scanImportSecrets finds the literal secrets of the incoming servers and
+// prepares their extraction. Without extract, each is a warning that says
+// where it is and how to move it; with extract, only what cannot be moved
+// is a warning. A variable name is never given two different values.
+func (a *App) scanImportSecrets(ad formats.Adapter, incoming canonical.Set, extract bool) importSecrets {
+	ex := importSecrets{original: map[string]canonical.Server{}, origin: map[string]string{}}
+	files := map[string][]byte{}
+	source := func(path string) []byte {
+		if data, ok := files[path]; ok {
+			return data
+		}
+		data, _ := os.ReadFile(path)
+		files[path] = data
+		return data
+	}
+	varValue := map[string]string{}
+	var ds canonical.Diagnostics
+	for _, srv := range incoming.Servers {
+		fs := secrets.ScanServer(srv)
+		for i := range fs {
+			// One variable, one value, across all the servers imported.
+			base, v := fs[i].Var, fs[i].Var
+			for n := 2; ; n++ {
+				prev, taken := varValue[v]
+				if !taken || prev == fs[i].Value {
+					break
+				}
+				v = fmt.Sprintf("%s_%d", base, n)
+			}
+			varValue[v] = fs[i].Value
+			fs[i].Var = v
+		}
+		for _, f := range fs {
+			if extract && f.Extractable {
+				continue
+			}
+			d := canonical.Warnf("%s; it is imported as it is", f.Describe())
+			d.Server, d.Field = srv.Name, f.Field
+			if f.Extractable {
+				d.Detail = fmt.Sprintf("run again with --extract-secrets to store ${%s} instead, rewrite the file to read it from the environment, "+
+					"and print the export line to set", f.Var)
+			} else {
+				d.Detail = "a client-specific key mcpsync keeps verbatim: replace the value by hand with a reference the client reads"
+			}
+			ds = append(ds, d.At(positionOf(source(srv.Origin.File), srv.Origin, f.Value)))
+		}
+		out := srv
+		if extract {
+			var moved []secrets.Extraction
+			out, moved = secrets.Extract(srv, fs)
+			if len(moved) > 0 {
+				ex.original[srv.Name] = srv
+				ex.moved = append(ex.moved, moved...)
+				for _, m := range moved {
+					ex.origin[m.Server] = srv.Origin.File
+				}
+			}
+		}
+		ex.extracted.Servers = append(ex.extracted.Servers, out)
+	}
+	if len(ds) > 0 {
+		ds.Sort()
+		a.printDiagnostics(ds)
+	}
+	return ex
+}
+
+// positionOf is where value is written in data, at or after the server's
+// own position (the server's position when it cannot be found).
+func positionOf(data []byte, origin canonical.Pos, value string) canonical.Pos {
+	if data == nil || value == "" {
+		return origin
+	}
+	start := 0
+	for n := 1; n < origin.Line && start < len(data); n++ {
+		i := bytes.IndexByte(data[start:], '\n')
+		if i < 0 {
+			break
+		}
+		start += i + 1
+	}
+	i := bytes.Index(data[start:], []byte(value))
+	if i < 0 {
+		return origin
+	}
+	off := start + i
+	return canonical.Pos{File: origin.File, Line: bytes.Count(data[:off], []byte("\n")) + 1,
+		Column: off - (bytes.LastIndexByte(data[:off], '\n') + 1) + 1}
+}
+
+// planSecretRewrites plans rewriting each client file that held a moved
+// secret so that its entries hold the references instead, in the client's
+// own spelling. It refuses, before anything is written, when a client
+// cannot hold a reference where the secret is: the value would stay.
+func (a *App) planSecretRewrites(ad formats.Adapter, locs []formats.Location, ex importSecrets) ([]*emitters.Plan, error) {
+	db, err := state.Load(a.Dirs.State)
+	if err != nil {
+		return nil, err
+	}
+	var plans []*emitters.Plan
+	for _, loc := range locs {
+		var servers canonical.Set
+		var values []secrets.Extraction
+		for _, srv := range ex.extracted.Servers {
+			if _, moved := ex.original[srv.Name]; moved && ex.origin[srv.Name] == loc.Path {
+				s := srv.Clone()
+				s.Origin = canonical.Pos{}
+				servers.Servers = append(servers.Servers, s)
+			}
+		}
+		for _, m := range ex.moved {
+			if ex.origin[m.Server] == loc.Path {
+				values = append(values, m)
+			}
+		}
+		if servers.Len() == 0 {
+			continue
+		}
+		if loc.ReadOnly {
+			d := canonical.Errorf("%s is read-only for mcpsync: the secrets in it cannot be moved out", loc.Path)
+			d.Detail = loc.Note + "; move them by hand, or import without --extract-secrets; nothing was written"
+			a.printDiagnostics(canonical.Diagnostics{d})
+			return nil, reportedError{d}
+		}
+		p := emitters.PlanExport([]emitters.Target{{Adapter: ad, Location: loc}}, emitters.ExportOptions{
+			Servers: servers, State: db, Force: true, Encode: formats.EncodeOptions{OS: a.GOOS},
+		})
+		if err := p.Err(); err != nil {
+			a.printDiagnostics(p.Diags)
+			fmt.Fprintln(a.Stderr, "mcpsync: the client's file cannot be rewritten; nothing was imported or written")
+			return nil, reportedError{err}
+		}
+		for _, fc := range p.Files {
+			for _, m := range values {
+				if fc.After != nil && bytes.Contains(fc.After, []byte(m.Value)) || !fc.Changed() {
+					d := canonical.Errorf("%s cannot take %s's %s from the environment: the value would stay in the file", ad.DisplayName(), m.Server, m.Field)
+					d.Server, d.Field = m.Server, m.Field
+					d.Detail = "move it by hand, or import without --extract-secrets and keep the file private (chmod 600); nothing was imported or written"
+					a.printDiagnostics(canonical.Diagnostics{d.At(canonical.Pos{File: loc.Path})})
+					return nil, reportedError{d}
+				}
+			}
+		}
+		plans = append(plans, p)
+	}
+	return plans, nil
+}
+
+// printExports prints the export line of each moved variable. masked
+// hides the values (a dry run); otherwise they are printed on stdout, the
+// only place mcpsync ever prints them.
+func (a *App) printExports(ex importSecrets, masked bool) {
+	var vars []string
+	values := map[string]string{}
+	for _, m := range ex.moved {
+		if _, seen := values[m.Var]; !seen {
+			vars = append(vars, m.Var)
+			values[m.Var] = m.Value
+		}
+	}
+	files := map[string]bool{}
+	for _, f := range ex.origin {
+		files[a.displayPath(f)] = true
+	}
+	var names []string
+	for f := range files {
+		names = append(names, f)
+	}
+	verb := "moved"
+	if masked {
+		verb = "would move"
+	}
+	fmt.Fprintf(a.Stderr, "%s %d secret(s) out of %s; set them where your clients start (your shell profile, a secret manager):\n",
+		verb, len(vars), strings.Join(names, ", "))
+	for _, v := range vars {
+		note := ""
+		if cur, ok := a.LookupEnv(v); ok {
+			if cur == values[v] {
+				note = "  # already set here"
+			} else {
+				note = "  # set here to another value, which clients will get"
+			}
+		}
+		if masked {
+			fmt.Fprintf(a.Stdout, "export %s=%s%s\n", v, secrets.Mask(values[v]), note)
+			continue
+		}
+		a.showSecrets = true // this line, and only it, carries the value
+		fmt.Fprintf(a.Stdout, "export %s=%s%s\n", v, shellSingleQuote(values[v]), note)
+		a.showSecrets = false
+	}
+}
+
+func shellSingleQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// extractedJSON is one moved secret in --json.
+type extractedJSON struct {
+	Server string `json:"server"`
+	Field  string `json:"field"`
+	Var    string `json:"var"`
+	Label  string `json:"label"`
+	Masked string `json:"masked"`
+	// Export is the line to set; it holds the value only when values may
+	// be printed (a terminal, or --show-secrets).
+	Export string `json:"export"`
+}
+
+func (ex importSecrets) movedJSON(reveal bool) []extractedJSON {
+	out := make([]extractedJSON, 0, len(ex.moved))
+	for _, m := range ex.moved {
+		e := extractedJSON{Server: m.Server, Field: m.Field, Var: m.Var, Label: m.Label, Masked: m.Masked(),
+			Export: "export " + m.Var + "=" + m.Masked()}
+		if reveal {
+			e.Export = "export " + m.Var + "=" + shellSingleQuote(m.Value)
+		}
+		out = append(out, e)
+	}
+	return out
+}

@@ -1,0 +1,168 @@
+package doctor
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/store"
+)
+
+// storeClass is the store a client scope pairs with: the project's store
+// feeds project files, the user store the rest.
+func storeClass(s canonical.Scope) canonical.Scope {
+	if s == canonical.ScopeProject {
+		return canonical.ScopeProject
+	}
+	return canonical.ScopeUser
+}
+
+// drift reports servers whose definition differs between a client and the
+// store, or, for names the store does not have, between clients.
+func drift(entries []entry, stores map[canonical.Scope]*store.Store, os string) []Finding {
+	var out []Finding
+	type key struct {
+		class canonical.Scope
+		name  string
+	}
+	groups := map[key][]entry{}
+	var order []key
+	for _, e := range entries {
+		if e.loc.Scope == canonical.ScopeManaged {
+			continue // not the user's to change
+		}
+		class := storeClass(e.loc.Scope)
+		if st := stores[class]; st != nil {
+			if want, ok := st.Servers.Get(e.srv.Name); ok {
+				if !st.Allows(e.client.ID(), e.srv.Name) {
+					continue
+				}
+				view := clientView(e.client, e.loc, want, os)
+				if fields := differing(view, e.srv, e.client.Capabilities(), e.client.Capabilities()); len(fields) > 0 {
+					out = append(out, storeDrift(e, st, fields))
+				}
+				continue
+			}
+		}
+		k := key{class, e.srv.Name}
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], e)
+	}
+	for _, k := range order {
+		if f, ok := clientDrift(groups[k]); ok {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func storeDrift(e entry, st *store.Store, fields []string) Finding {
+	id := e.client.ID()
+	scopeFlag := ""
+	if e.loc.Scope != canonical.ScopeUser {
+		scopeFlag = " --scope " + string(e.loc.Scope)
+	}
+	f := Finding{Severity: SevWarning, Kind: Drift, Client: id, Scope: e.loc.Scope, Server: e.srv.Name,
+		File: e.srv.Origin.File, Line: e.srv.Origin.Line, Column: e.srv.Origin.Column,
+		Message: fmt.Sprintf("%s's definition differs from the store's (%s): %s", e.client.DisplayName(), st.Path, strings.Join(fields, ", ")),
+		Fix: fmt.Sprintf("'mcpsync diff --to %s%s' shows it; 'mcpsync export --to %s%s' writes the store's (--force if mcpsync did not write this entry), "+
+			"'mcpsync import --from %s%s --prefer client' takes this one", id, scopeFlag, id, scopeFlag, id, scopeFlag)}
+	if f.File == "" {
+		f.File = e.loc.Path
+	}
+	return f
+}
+
+// clientDrift compares the entries of one name across clients (no store
+// definition): every client against the first, on what both can express.
+func clientDrift(g []entry) (Finding, bool) {
+	if len(g) < 2 {
+		return Finding{}, false
+	}
+	ref := g[0]
+	var parts []string
+	var fields []string
+	for _, e := range g[1:] {
+		if e.client.ID() == ref.client.ID() {
+			continue // one client's scopes: see duplicates
+		}
+		if d := differing(ref.srv, e.srv, ref.client.Capabilities(), e.client.Capabilities()); len(d) > 0 {
+			parts = append(parts, fmt.Sprintf("%s differs in %s", e.client.ID(), strings.Join(d, ", ")))
+			for _, x := range d {
+				if !slices.Contains(fields, x) {
+					fields = append(fields, x)
+				}
+			}
+		}
+	}
+	if len(parts) == 0 {
+		return Finding{}, false
+	}
+	f := Finding{Severity: SevWarning, Kind: Drift, Client: ref.client.ID(), Scope: ref.loc.Scope, Server: ref.srv.Name,
+		File: ref.srv.Origin.File, Line: ref.srv.Origin.Line, Column: ref.srv.Origin.Column,
+		Message: fmt.Sprintf("the clients disagree on this server: compared with %s here, %s", ref.client.ID(), strings.Join(parts, "; ")),
+		Fix: "choose the definition you want, bring it into the store ('mcpsync import --from CLIENT'), then 'mcpsync export --to all --force' " +
+			"(or 'mcpsync sync' to keep them in step)"}
+	if f.File == "" {
+		f.File = ref.loc.Path
+	}
+	return f, true
+}
+
+// differing names the fields in which a and b differ, among those both
+// clients can express. Values are not shown: they may be secrets.
+func differing(a, b canonical.Server, ca, cb formats.Capabilities) []string {
+	a, b = a.Clone(), b.Clone()
+	a.Normalize()
+	b.Normalize()
+	var out []string
+	if a.Transport != b.Transport && ca.Supports(b.Transport) && cb.Supports(a.Transport) {
+		out = append(out, "transport")
+	}
+	if a.Command != b.Command {
+		out = append(out, "command")
+	}
+	if !slices.Equal(a.Args, b.Args) {
+		out = append(out, "args")
+	}
+	if !maps.Equal(a.Env, b.Env) {
+		out = append(out, "env")
+	}
+	if a.URL != b.URL {
+		out = append(out, "url")
+	}
+	if ca.Headers && cb.Headers && !maps.Equal(a.Headers, b.Headers) {
+		out = append(out, "headers")
+	}
+	if ca.Cwd && cb.Cwd && a.Cwd != b.Cwd {
+		out = append(out, "cwd")
+	}
+	if ca.Disabled && cb.Disabled && a.Disabled != b.Disabled {
+		out = append(out, "disabled")
+	}
+	return out
+}
+
+// clientView is srv as the client reads it back once written: what the
+// client cannot express (a cwd for Claude Code) is not a difference.
+func clientView(ad formats.Adapter, loc formats.Location, srv canonical.Server, os string) canonical.Server {
+	srv = srv.Clone()
+	srv.Origin = canonical.Pos{}
+	data, ds := ad.Encode(loc, nil, canonical.Set{Servers: []canonical.Server{srv}}, formats.EncodeOptions{OS: os})
+	if ds.HasErrors() {
+		return srv
+	}
+	back, ds := ad.Decode(loc, data)
+	if ds.HasErrors() {
+		return srv
+	}
+	if got, ok := back.Get(srv.Name); ok {
+		return got
+	}
+	return srv
+}

@@ -1,0 +1,241 @@
+package doctor
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/internal/secrets"
+)
+
+// FileInput is one client file's bytes as read, for CheckFile.
+type FileInput struct {
+	Adapter  formats.Adapter
+	Location formats.Location
+	Data     []byte
+	// Mode is the file's permission bits; 0 skips the permission check.
+	Mode fs.FileMode
+	// LookupEnv tells whether a referenced variable is set; nil skips the
+	// unset-reference check.
+	LookupEnv func(string) (string, bool)
+	// ImportHint is how the user would run import for this file
+	// ("--from cursor --scope project"); "" for a file import cannot name.
+	ImportHint string
+}
+
+// CheckFile runs every check that needs only one file: it decodes it with
+// its client's reader and reports parse errors, skipped entries, literal
+// secrets (and the file's mode when it holds one) and unset references.
+// It returns the servers the client loads from it.
+func CheckFile(in FileInput) ([]Finding, canonical.Set) {
+	loc := in.Location
+	client := in.Adapter.ID()
+	set, diags := in.Adapter.Decode(loc, in.Data)
+	var out []Finding
+	at := func(f Finding, p canonical.Pos) Finding {
+		f.Client, f.Scope = client, loc.Scope
+		f.File, f.Line, f.Column = p.File, p.Line, p.Column
+		if f.File == "" {
+			f.File = loc.Path
+		}
+		return f
+	}
+	for _, d := range diags {
+		out = append(out, at(classify(d, in.Adapter.DisplayName()), d.Pos()))
+	}
+	secretCount := 0
+	for _, srv := range set.Servers {
+		for _, sf := range secrets.ScanServer(srv) {
+			secretCount++
+			out = append(out, at(secretFinding(in, srv, sf), locate(in.Data, loc.Path, srv.Origin, sf.Value)))
+		}
+		if in.LookupEnv != nil {
+			for _, f := range unsetRefs(srv, in.LookupEnv, in.Adapter.DisplayName()) {
+				out = append(out, at(f, srv.Origin))
+			}
+		}
+	}
+	// Tokens outside the servers (a client's own settings) still make a
+	// readable file a leak; only unmistakable ones are counted here.
+	rawTokens := 0
+	for _, line := range strings.Split(string(in.Data), "\n") {
+		for _, f := range secrets.Scan(secrets.Field{Place: secrets.InArg}, line) {
+			if f.Kind == secrets.KindKnownToken || f.Kind == secrets.KindJWT {
+				rawTokens++
+			}
+		}
+	}
+	if n := max(secretCount, rawTokens); n > 0 && in.Mode != 0 && in.Mode.Perm()&0o004 != 0 {
+		out = append(out, at(Finding{Severity: SevError, Kind: WorldReadableSecret,
+			Message: fmt.Sprintf("every user of this machine can read this file (mode %04o) and it holds %d literal secret(s)", in.Mode.Perm(), n),
+			Fix:     fmt.Sprintf("chmod 600 %s, then move the secrets out (see the literal_secret findings)", shellQuote(loc.Path))},
+			canonical.Pos{File: loc.Path}))
+	}
+	return out, set
+}
+
+// classify turns a reader's diagnostic into a finding of the right kind.
+func classify(d *canonical.Diagnostic, display string) Finding {
+	f := Finding{Server: d.Server, Field: d.Field, Message: d.Summary, Fix: d.Detail}
+	if d.Server != "" {
+		// the server is printed on its own; keep the message short
+		if rest, ok := strings.CutPrefix(f.Message, fmt.Sprintf("server %q is skipped: ", d.Server)); ok {
+			f.Message = "skipped: " + rest
+		}
+		f.Message = strings.TrimPrefix(f.Message, fmt.Sprintf("server %q: ", d.Server))
+	}
+	s := strings.ToLower(d.Summary)
+	switch {
+	case d.Severity == canonical.Error && strings.HasPrefix(s, "duplicate server name"):
+		f.Severity, f.Kind = SevError, DuplicateName
+	case d.Severity == canonical.Error:
+		f.Severity, f.Kind = SevError, ParseError
+		if f.Fix == "" {
+			f.Fix = "fix the file by hand; until then " + display + " cannot load it and mcpsync does not write it"
+		}
+	case strings.Contains(s, "neither a command nor a url") || strings.Contains(s, "neither command nor url") ||
+		(strings.Contains(s, "no command") && strings.Contains(s, "skipped")):
+		f.Severity, f.Kind = SevWarning, MissingCommand
+	case strings.Contains(s, "does not know the type") || strings.Contains(s, "unknown type") ||
+		strings.Contains(s, "unknown transport") || d.Field == "type" && strings.Contains(s, "skipped"):
+		f.Severity, f.Kind = SevWarning, UnknownType
+	case strings.Contains(s, "skipped") || strings.Contains(s, "ignores"):
+		f.Severity, f.Kind = SevWarning, SkippedEntry
+	case strings.Contains(s, "is not expanded by") || strings.Contains(s, "not expanded"):
+		f.Severity, f.Kind = SevWarning, UnexpandedReference
+	default:
+		f.Severity, f.Kind = SevWarning, ClientWarning
+	}
+	return f
+}
+
+// secretFinding describes a literal secret and how to move it out, in the
+// client's own spelling of a reference when it has one.
+func secretFinding(in FileInput, srv canonical.Server, sf secrets.ServerFinding) Finding {
+	sev := SevWarning
+	where := "this file"
+	if in.Location.Scope == canonical.ScopeProject {
+		// a project file is shared: committed, pushed, read by the team
+		sev, where = SevError, "this shared project file"
+	}
+	f := Finding{Severity: sev, Kind: LiteralSecret, Server: srv.Name, Field: sf.Field,
+		Message: sf.Describe() + " in " + where}
+	ref := "${" + sf.Var + "}"
+	spelled := ""
+	if d, ok := canonical.Dialects[in.Adapter.Capabilities().Dialect]; ok && d.Env != canonical.EnvNone {
+		if r, problems := canonical.Translate(ref, canonical.DialectCanonical, d); len(problems) == 0 {
+			spelled = r
+		}
+	}
+	cmd := ""
+	if in.ImportHint != "" {
+		cmd = "mcpsync import " + in.ImportHint + " --extract-secrets"
+	}
+	switch {
+	case !sf.Extractable:
+		f.Fix = "a client-specific key: replace the value by hand with a reference the client reads, and set " + sf.Var + " in the environment"
+	case spelled != "":
+		f.Fix = fmt.Sprintf("use %s instead and set it with: export %s=…", spelled, sf.Var)
+		if cmd != "" {
+			f.Fix += fmt.Sprintf(" (%s does both: it writes the reference and prints the export line)", cmd)
+		}
+	case cmd != "":
+		f.Fix = fmt.Sprintf("%s expands no ${…} reference; run %s to let mcpsync write what it can read from the environment (%s) and print the export line, or keep the file private (chmod 600)",
+			in.Adapter.DisplayName(), cmd, sf.Var)
+	default:
+		f.Fix = fmt.Sprintf("read it from the environment variable %s instead of writing it here", sf.Var)
+	}
+	return f
+}
+
+// locate finds where value is written in data, at or after the server's
+// own position; the server's position when it cannot be found (escaped).
+func locate(data []byte, file string, origin canonical.Pos, value string) canonical.Pos {
+	p := canonical.Pos{File: file, Line: origin.Line, Column: origin.Column}
+	if origin.File != "" {
+		p.File = origin.File
+	}
+	if value == "" {
+		return p
+	}
+	start := 0
+	if origin.Line > 0 {
+		start = lineOffset(data, origin.Line)
+	}
+	i := bytes.Index(data[start:], []byte(value))
+	if i < 0 {
+		if i = bytes.Index(data, []byte(value)); i < 0 {
+			return p
+		}
+		start = 0
+	}
+	off := start + i
+	line := bytes.Count(data[:off], []byte("\n")) + 1
+	col := off - (bytes.LastIndexByte(data[:off], '\n') + 1) + 1
+	return canonical.Pos{File: p.File, Line: line, Column: col}
+}
+
+func lineOffset(data []byte, line int) int {
+	off := 0
+	for n := 1; n < line; n++ {
+		i := bytes.IndexByte(data[off:], '\n')
+		if i < 0 {
+			return len(data)
+		}
+		off += i + 1
+	}
+	return off
+}
+
+// unsetRefs reports the variables a server references that are not set in
+// this environment and have no default.
+func unsetRefs(srv canonical.Server, lookup func(string) (string, bool), display string) []Finding {
+	fields := map[string][]string{}
+	check := func(field, v string) {
+		for _, seg := range canonical.Parse(v, canonical.DialectCanonical) {
+			if seg.Kind != canonical.EnvRef || seg.HasDefault {
+				continue
+			}
+			if _, ok := lookup(seg.Name); !ok {
+				fields[seg.Name] = append(fields[seg.Name], field)
+			}
+		}
+	}
+	check("command", srv.Command)
+	for i, a := range srv.Args {
+		check(fmt.Sprintf("args[%d]", i), a)
+	}
+	for k, v := range srv.Env {
+		check("env."+k, v)
+	}
+	check("url", srv.URL)
+	for k, v := range srv.Headers {
+		check("headers."+k, v)
+	}
+	check("cwd", srv.Cwd)
+	names := make([]string, 0, len(fields))
+	for n := range fields {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var out []Finding
+	for _, n := range names {
+		fs := fields[n]
+		sort.Strings(fs)
+		out = append(out, Finding{Severity: SevWarning, Kind: UnsetReference, Server: srv.Name, Field: fs[0],
+			Message: fmt.Sprintf("%s is not set in this environment (used by %s); %s starts the server without it", n, strings.Join(fs, ", "), display),
+			Fix:     fmt.Sprintf("export %s=… where %s is started (a desktop app reads your login environment), or give the reference a default: ${%s:-value}", n, display, n)})
+	}
+	return out
+}
+
+func shellQuote(s string) string {
+	if strings.ContainsAny(s, " '\"$`\\!*?;&|<>()") {
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	return s
+}

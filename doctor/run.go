@@ -1,0 +1,319 @@
+package doctor
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/internal/atomicfile"
+	"github.com/mcpsync/mcpsync/internal/secrets"
+	"github.com/mcpsync/mcpsync/store"
+)
+
+// StoreFile is one of mcpsync's own stores to check.
+type StoreFile struct {
+	Path  string
+	Scope canonical.Scope // user or project
+}
+
+// Options say what to check.
+type Options struct {
+	Registry *formats.Registry
+	Env      formats.Env
+	// LookupEnv tells whether a referenced variable is set; nil skips the
+	// unset-reference check.
+	LookupEnv func(string) (string, bool)
+	// Stores are checked and compared with the clients of their scope.
+	Stores []StoreFile
+	// StateDir holds mcpsync's state and backups: old bytes of client
+	// files, which must not be readable by others either.
+	StateDir string
+	// Clients, when not empty, limits the check to these client ids.
+	Clients []string
+	// Scopes, when not empty, limits the check to these scopes.
+	Scopes []canonical.Scope
+}
+
+// entry is one server as one client location holds it.
+type entry struct {
+	client  formats.Adapter
+	loc     formats.Location
+	srv     canonical.Server
+	ordinal int // position of the location among the client's
+}
+
+// Run checks every client file of the chosen clients and scopes, the
+// stores, and how they agree. Files that do not exist are listed, not
+// reported.
+func Run(o Options) *Report {
+	r := &Report{Files: []FileReport{}, Findings: []Finding{}}
+	var entries []entry
+	checkedPaths := map[string]bool{}
+	for _, ad := range o.Registry.All() {
+		if len(o.Clients) > 0 && !slices.Contains(o.Clients, ad.ID()) {
+			continue
+		}
+		for i, loc := range ad.Locations(o.Env) {
+			if len(o.Scopes) > 0 && !slices.Contains(o.Scopes, loc.Scope) {
+				continue
+			}
+			if loc.Scope == canonical.ScopeLocal && loc.Project != o.Env.ProjectDir {
+				continue
+			}
+			fr := FileReport{Client: ad.ID(), Scope: loc.Scope, Path: loc.Path, Project: loc.Project}
+			data, mode, err := readFile(loc.Path)
+			if !checkedPaths[loc.Path] {
+				for _, tmp := range atomicfile.StaleTemps(loc.Path) {
+					r.Findings = append(r.Findings, Finding{Severity: SevWarning, Kind: LeftoverTempFile, Client: ad.ID(), Scope: loc.Scope,
+						File: tmp, Message: "a temporary file left by an mcpsync that was killed while writing " + filepath.Base(loc.Path) + "; no client reads it",
+						Fix: "remove it (rm " + shellQuote(tmp) + "); the next mcpsync write of the file removes it too"})
+				}
+			}
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+				r.Files = append(r.Files, fr)
+				continue
+			case err != nil:
+				r.Findings = append(r.Findings, Finding{Severity: SevError, Kind: ReadError, Client: ad.ID(), Scope: loc.Scope,
+					File: loc.Path, Message: "cannot read the file: " + err.Error(),
+					Fix: "fix its permissions; until then neither " + ad.DisplayName() + " nor mcpsync can use it"})
+				r.Files = append(r.Files, fr)
+				continue
+			}
+			fr.Exists = true
+			if checkedPaths[loc.Path] {
+				mode = 0 // one permission finding per file
+			}
+			checkedPaths[loc.Path] = true
+			fs, set := CheckFile(FileInput{Adapter: ad, Location: loc, Data: data, Mode: mode, LookupEnv: o.LookupEnv,
+				ImportHint: importHint(ad.ID(), loc, o.Env)})
+			r.Findings = append(r.Findings, fs...)
+			fr.Servers = set.Len()
+			r.Files = append(r.Files, fr)
+			for _, srv := range set.Servers {
+				entries = append(entries, entry{client: ad, loc: loc, srv: srv, ordinal: i})
+			}
+		}
+	}
+	stores := map[canonical.Scope]*store.Store{}
+	for _, sf := range o.Stores {
+		if len(o.Scopes) > 0 && !slices.Contains(o.Scopes, sf.Scope) && !(sf.Scope == canonical.ScopeUser && slices.Contains(o.Scopes, canonical.ScopeLocal)) {
+			continue
+		}
+		if st := checkStore(r, sf, o.LookupEnv); st != nil {
+			stores[sf.Scope] = st
+		}
+	}
+	r.Findings = append(r.Findings, duplicates(entries)...)
+	r.Findings = append(r.Findings, drift(entries, stores, o.Env.OS)...)
+	if o.StateDir != "" {
+		r.Findings = append(r.Findings, checkStateDir(o.StateDir)...)
+	}
+	r.Findings = dedupe(r.Findings)
+	sortFindings(r.Findings)
+	return r
+}
+
+func readFile(path string) ([]byte, fs.FileMode, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, 0, fmt.Errorf("not a regular file (%s)", fi.Mode().Type())
+	}
+	data, err := os.ReadFile(path)
+	return data, fi.Mode(), err
+}
+
+// importHint is how to name a location to import: "--from cursor
+// --scope project".
+func importHint(client string, loc formats.Location, env formats.Env) string {
+	if loc.ReadOnly {
+		return ""
+	}
+	h := "--from " + client
+	if loc.Scope != canonical.ScopeUser {
+		h += " --scope " + string(loc.Scope)
+	}
+	return h
+}
+
+// checkStore checks one of mcpsync's stores like a client file and returns
+// it when it loaded.
+func checkStore(r *Report, sf StoreFile, lookup func(string) (string, bool)) *store.Store {
+	data, mode, err := readFile(sf.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	base := Finding{Client: "store", Scope: sf.Scope, File: sf.Path}
+	if err != nil {
+		f := base
+		f.Severity, f.Kind, f.Message = SevError, ReadError, "cannot read the store: "+err.Error()
+		f.Fix = "fix its permissions; until then mcpsync refuses to change anything"
+		r.Findings = append(r.Findings, f)
+		return nil
+	}
+	st, ds := store.Parse(sf.Path, data)
+	for _, d := range ds {
+		f := classify(d, "mcpsync")
+		f.Client, f.Scope = "store", sf.Scope
+		f.File, f.Line, f.Column = d.File, d.Line, d.Column
+		if f.File == "" {
+			f.File = sf.Path
+		}
+		r.Findings = append(r.Findings, f)
+	}
+	if ds.HasErrors() {
+		return nil
+	}
+	count := 0
+	for _, srv := range st.Servers.Servers {
+		for _, sfd := range secrets.ScanServer(srv) {
+			count++
+			f := base
+			f.Severity, f.Kind, f.Server, f.Field = SevWarning, LiteralSecret, srv.Name, sfd.Field
+			where := "your store"
+			if sf.Scope == canonical.ScopeProject {
+				f.Severity, where = SevError, "the project's store, which is committed and shared"
+			}
+			f.Message = sfd.Describe() + " in " + where
+			f.Fix = fmt.Sprintf("write env(%q) instead and set it with: export %s=…", sfd.Var, sfd.Var)
+			p := locate(data, sf.Path, srv.Origin, sfd.Value)
+			f.Line, f.Column = p.Line, p.Column
+			r.Findings = append(r.Findings, f)
+		}
+		if lookup != nil {
+			for _, u := range unsetRefs(srv, lookup, "a client") {
+				u.Client, u.Scope, u.File, u.Line, u.Column = "store", sf.Scope, sf.Path, srv.Origin.Line, srv.Origin.Column
+				r.Findings = append(r.Findings, u)
+			}
+		}
+	}
+	if count > 0 && mode.Perm()&0o004 != 0 {
+		f := base
+		f.Severity, f.Kind = SevError, WorldReadableSecret
+		f.Message = fmt.Sprintf("every user of this machine can read the store (mode %04o) and it holds %d literal secret(s)", mode.Perm(), count)
+		f.Fix = "chmod 600 " + shellQuote(sf.Path) + ", then replace the values with env(\"NAME\")"
+		r.Findings = append(r.Findings, f)
+	}
+	return st
+}
+
+// checkStateDir reports a state directory others can read: it holds the
+// backups, old bytes of client files that may hold secrets.
+func checkStateDir(dir string) []Finding {
+	var out []Finding
+	for _, d := range []string{dir, filepath.Join(dir, "backups")} {
+		fi, err := os.Stat(d)
+		if err != nil || !fi.IsDir() {
+			continue
+		}
+		if fi.Mode().Perm()&0o005 != 0 {
+			out = append(out, Finding{Severity: SevWarning, Kind: WorldReadableSecret, Client: "mcpsync", File: d,
+				Message: fmt.Sprintf("mcpsync's state directory is open to every user of this machine (mode %04o); its backups are old copies of client files", fi.Mode().Perm()),
+				Fix:     "chmod 700 " + shellQuote(d)})
+		}
+	}
+	return out
+}
+
+// scopeRank says which scope a client uses when one name is in several:
+// the lower the rank, the more it wins.
+type scopeRank struct {
+	order []canonical.Scope
+	rule  string
+}
+
+// precedence is each client's documented rule for a name in several
+// scopes. Clients not listed are assumed to let a project's file win
+// over the user's, which is what every documented client does.
+var precedence = map[string]scopeRank{
+	"claude-code": {[]canonical.Scope{canonical.ScopeManaged, canonical.ScopeLocal, canonical.ScopeProject, canonical.ScopeUser},
+		"Claude Code uses local over project over user (a managed file, when present, replaces them all)"},
+	"kiro": {[]canonical.Scope{canonical.ScopeProject, canonical.ScopeUser}, "Kiro's workspace file wins on a name clash"},
+	"roo":  {[]canonical.Scope{canonical.ScopeProject, canonical.ScopeUser}, "Roo Code's project server wins on a name clash"},
+}
+
+var defaultPrecedence = scopeRank{[]canonical.Scope{canonical.ScopeManaged, canonical.ScopeLocal, canonical.ScopeProject, canonical.ScopeUser},
+	"%s does not document it; mcpsync assumes the project's file wins over the user's, as in the clients that do"}
+
+func rankOf(client string) scopeRank {
+	if r, ok := precedence[client]; ok {
+		return r
+	}
+	return defaultPrecedence
+}
+
+// duplicates reports servers one client has in several scopes or files,
+// and says which definition the client uses.
+func duplicates(entries []entry) []Finding {
+	type key struct{ client, name string }
+	groups := map[key][]entry{}
+	var order []key
+	for _, e := range entries {
+		k := key{e.client.ID(), e.srv.Name}
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], e)
+	}
+	var out []Finding
+	for _, k := range order {
+		g := groups[k]
+		if len(g) < 2 {
+			continue
+		}
+		rank := rankOf(k.client)
+		winner := g[0]
+		for _, e := range g[1:] {
+			if better(rank, e, winner) {
+				winner = e
+			}
+		}
+		same := true
+		var places []string
+		for _, e := range g {
+			if !canonical.Equal(e.srv, winner.srv) {
+				same = false
+			}
+			places = append(places, fmt.Sprintf("%s (%s)", e.loc.Scope, e.srv.Origin))
+		}
+		rule := rank.rule
+		if strings.Contains(rule, "%s") {
+			rule = fmt.Sprintf(rule, winner.client.DisplayName())
+		}
+		f := Finding{Kind: DuplicateAcrossScopes, Client: k.client, Scope: winner.loc.Scope, Server: k.name,
+			File: winner.srv.Origin.File, Line: winner.srv.Origin.Line, Column: winner.srv.Origin.Column}
+		if f.File == "" {
+			f.File = winner.loc.Path
+		}
+		if same {
+			f.Severity = SevInfo
+			f.Message = fmt.Sprintf("defined the same way in %s; %s uses the %s one (%s)", strings.Join(places, " and "),
+				winner.client.DisplayName(), winner.loc.Scope, rule)
+			f.Fix = "harmless; remove the copies you do not need"
+		} else {
+			f.Severity = SevWarning
+			f.Message = fmt.Sprintf("defined differently in %s; %s uses the %s one, the others are hidden (%s)", strings.Join(places, " and "),
+				winner.client.DisplayName(), winner.loc.Scope, rule)
+			f.Fix = "rename one of them, or remove the one you do not mean"
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func better(r scopeRank, a, b entry) bool {
+	ra, rb := slices.Index(r.order, a.loc.Scope), slices.Index(r.order, b.loc.Scope)
+	if ra != rb {
+		return ra >= 0 && (rb < 0 || ra < rb)
+	}
+	return a.ordinal < b.ordinal // among a scope's files, the one listed first
+}
