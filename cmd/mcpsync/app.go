@@ -48,6 +48,14 @@ type App struct {
 	// stdoutTTY and stderrTTY say whether the streams are terminals: colour and
 	// live progress only go to terminals.
 	stdoutTTY, stderrTTY bool
+
+	// showSecrets lets secret-looking literals through the masking of
+	// stdout (see maskWriter): set by --show-secrets, and by commands whose
+	// stdout is a file's content (convert).
+	showSecrets bool
+	// commandLine is this run's command line, masked, as backups and the
+	// state lock record it.
+	commandLine string
 }
 
 // Main runs mcpsync with the process's streams and environment and returns
@@ -91,6 +99,9 @@ func (e reportedError) Unwrap() error { return e.err }
 
 // Run parses args and runs the command, returning the exit code.
 func (a *App) Run(ctx context.Context, args []string) int {
+	a.commandLine = maskedCommandLine(args)
+	a.Stdout = &maskWriter{w: a.Stdout, reveal: &a.showSecrets}
+	a.Stderr = &maskWriter{w: a.Stderr}
 	root := a.rootCommand()
 	err := root.Run(ctx, append([]string{"mcpsync"}, args...))
 	return a.exitCode(err)
@@ -214,6 +225,8 @@ func (a *App) commands() []*cli.Command {
 		a.syncCommand(),
 		a.resolveCommand(),
 		a.watchCommand(),
+		a.doctorCommand(),
+		a.restoreCommand(),
 		a.versionCommand(),
 	}
 }

@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/mcpsync/mcpsync/canonical"
-	"github.com/mcpsync/mcpsync/emitters"
 	"github.com/mcpsync/mcpsync/emitters/unidiff"
+	"github.com/mcpsync/mcpsync/internal/secrets"
 	"github.com/mcpsync/mcpsync/paste"
 	"github.com/mcpsync/mcpsync/store"
 	"github.com/urfave/cli/v3"
@@ -184,6 +184,13 @@ type addOutcome struct {
 // all is written), an identical one is left alone, and dryRun prints the
 // change as a diff instead of writing it. The resolver reuses it.
 func (a *App) storeServers(scope canonical.Scope, servers []canonical.Server, force, dryRun bool) error {
+	if !dryRun {
+		lock, err := a.acquireLock()
+		if err != nil {
+			return err
+		}
+		defer lock.Unlock()
+	}
 	st, err := a.openStore(scope)
 	if err != nil {
 		return err
@@ -217,7 +224,7 @@ func (a *App) storeServers(scope canonical.Scope, servers []canonical.Server, fo
 	if dryRun {
 		return a.printAddDryRun(st, outcomes)
 	}
-	if err := st.Save(); err != nil {
+	if err := a.saveStore(st); err != nil {
 		return err
 	}
 	if a.JSON {
@@ -239,7 +246,7 @@ func (a *App) storeServers(scope canonical.Scope, servers []canonical.Server, fo
 func (a *App) printAddDryRun(st *store.Store, outcomes []addOutcome) error {
 	name := strings.TrimPrefix(filepath.ToSlash(a.storeDisplay(st.Path)), "/")
 	diff := unidiff.Diff(unidiff.File{Name: name, Data: st.Original(), Absent: !st.Exists},
-		unidiff.File{Name: name, Data: st.Bytes(), Mode: 0o600}, unidiff.Options{Mask: emitters.MaskSecrets})
+		unidiff.File{Name: name, Data: st.Bytes(), Mode: 0o600}, unidiff.Options{Mask: secrets.ScrubberFor(st.Servers).Line})
 	if a.JSON {
 		return a.printJSON(map[string]any{"store": st.Path, "scope": st.Scope, "servers": outcomes, "dryRun": true, "diff": diff})
 	}

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
-	"github.com/mcpsync/mcpsync/emitters/state"
 	"github.com/mcpsync/mcpsync/sources"
 	"github.com/mcpsync/mcpsync/store"
 	"github.com/urfave/cli/v3"
@@ -77,7 +76,7 @@ func (a *App) runApprove(names []string, all bool, only string) error {
 		_, err := a.selectSources(st, nil)
 		return err
 	}
-	lock, err := state.Acquire(a.Dirs.State, lockWait)
+	lock, err := a.acquireLock()
 	if err != nil {
 		return err
 	}

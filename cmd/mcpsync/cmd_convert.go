@@ -80,6 +80,7 @@ func (a *App) convertCommand() *cli.Command {
 			if eds.HasErrors() {
 				return reportedError{eds.Err()}
 			}
+			a.showSecrets = true // stdout is the converted file itself: data, not a report
 			_, err = a.Stdout.Write(out)
 			return err
 		},

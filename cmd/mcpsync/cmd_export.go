@@ -87,8 +87,10 @@ func (a *App) planJSON(run *exportRun, dryRun, withDiff, showSecrets bool) planJ
 		}
 	}
 	opts := emitters.DiffOptions{Base: a.projectRoot()}
-	if !showSecrets {
-		opts.Mask = emitters.MaskSecrets
+	if showSecrets {
+		a.showSecrets = true
+	} else {
+		opts.Mask = run.plan.SecretMask()
 	}
 	for _, fc := range run.plan.Files {
 		f := fileJSON{FileChange: fc, Display: a.displayPath(fc.Path)}
@@ -131,7 +133,9 @@ func (a *App) runExport(o planExportOptions, dryRun, showSecrets bool) error {
 		fmt.Fprintf(a.Stderr, "dry run: %d file(s) would change; nothing was written\n", len(p.Changes()))
 		return nil
 	}
-	res, err := emitters.Apply(p, emitters.ApplyOptions{StateDir: a.Dirs.State, State: run.state, BeforeWrite: beforeApplyHook})
+	ao := a.applyOptions(run.state)
+	ao.BeforeWrite = beforeApplyHook
+	res, err := emitters.Apply(p, ao)
 	if err != nil {
 		var drift *emitters.DriftError
 		if errors.As(err, &drift) {

@@ -28,11 +28,23 @@ conflict: both versions are printed and nothing changes, unless you choose
 --rename (import the client's as NAME-CLIENT). Client-specific keys the
 store cannot model are kept for that client.
 
+Secrets: a literal token, key or password in the client's file (rather
+than a reference such as ${GITHUB_TOKEN}) is a warning naming where it is.
+--extract-secrets moves each one out: the store gets a reference
+(${GITHUB_TOKEN}, named after the env key, the header or the provider), the
+client's file is rewritten to hold the reference in its own spelling
+(${env:GITHUB_TOKEN} for Cursor, env_vars for Codex, ...), backed up first,
+and the 'export NAME=value' lines to set are printed. The values are printed
+only there, and only on a terminal or with --show-secrets (then also into a
+pipe); without either, nothing is extracted, so a value is never lost. The
+store never holds a value.
+
 Examples:
   mcpsync import --from cursor
   mcpsync import --from claude-code --scope local
   mcpsync import --from vscode --file ~/work/.vscode/mcp.json --prefer client
-  mcpsync import --from codex --rename --dry-run`
+  mcpsync import --from codex --rename --dry-run
+  mcpsync import --from cursor --extract-secrets`
 
 // importOutcome is what happens to one imported server.
 type importOutcome struct {
@@ -55,6 +67,8 @@ func (a *App) importCommand() *cli.Command {
 			&cli.StringFlag{Name: "prefer", Usage: "resolve conflicts by keeping the `store`'s definition or taking the client's"},
 			&cli.BoolFlag{Name: "rename", Usage: "import a conflicting server as NAME-CLIENT"},
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "say what would change and change nothing"},
+			&cli.BoolFlag{Name: "extract-secrets", Usage: "move literal secrets out of the client's file: references in the store and the file, and the export lines to set"},
+			&cli.BoolFlag{Name: "show-secrets", Usage: "with --extract-secrets: print the values in the export lines even when stdout is not a terminal"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() > 0 {
@@ -71,7 +85,11 @@ func (a *App) importCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			return a.runImport(cmd.String("from"), scope, cmd.String("file"), prefer, cmd.Bool("rename"), cmd.Bool("dry-run"))
+			if cmd.Bool("show-secrets") && !cmd.Bool("extract-secrets") {
+				return usagef("--show-secrets goes with --extract-secrets (import prints no other value)")
+			}
+			return a.runImport(importOptions{from: cmd.String("from"), scope: scope, file: cmd.String("file"), prefer: prefer,
+				rename: cmd.Bool("rename"), dryRun: cmd.Bool("dry-run"), extract: cmd.Bool("extract-secrets"), showSecrets: cmd.Bool("show-secrets")})
 		},
 	}
 }
@@ -79,6 +97,16 @@ func (a *App) importCommand() *cli.Command {
 // readClientServers decodes the client's files of the scope (or file),
 // first location first. A file that does not parse stops the import.
 func (a *App) readClientServers(ad formats.Adapter, scope canonical.Scope, file string) (canonical.Set, error) {
+	locs, err := a.clientLocations(ad, scope, file)
+	if err != nil {
+		return canonical.Set{}, err
+	}
+	return a.readLocations(ad, scope, file, locs)
+}
+
+// clientLocations are the client's files of the scope, or file in the
+// client's shape.
+func (a *App) clientLocations(ad formats.Adapter, scope canonical.Scope, file string) ([]formats.Location, error) {
 	env := a.formatsEnv(a.GOOS)
 	var locs []formats.Location
 	if file != "" {
@@ -95,9 +123,13 @@ func (a *App) readClientServers(ad formats.Adapter, scope canonical.Scope, file 
 			}
 		}
 		if len(locs) == 0 {
-			return canonical.Set{}, fmt.Errorf("%s has no %s-scope file; see 'mcpsync clients'", ad.ID(), scope)
+			return nil, fmt.Errorf("%s has no %s-scope file; see 'mcpsync clients'", ad.ID(), scope)
 		}
 	}
+	return locs, nil
+}
+
+func (a *App) readLocations(ad formats.Adapter, scope canonical.Scope, file string, locs []formats.Location) (canonical.Set, error) {
 	var set canonical.Set
 	var all canonical.Diagnostics
 	read := 0
@@ -136,20 +168,52 @@ func (a *App) readClientServers(ad formats.Adapter, scope canonical.Scope, file 
 	return set, nil
 }
 
-func (a *App) runImport(from string, scope canonical.Scope, file, prefer string, rename, dryRun bool) error {
+// importOptions are import's flags.
+type importOptions struct {
+	from         string
+	scope        canonical.Scope
+	file, prefer string
+	rename       bool
+	dryRun       bool
+	extract      bool
+	showSecrets  bool
+}
+
+func (a *App) runImport(o importOptions) error {
+	from, scope, file, prefer, rename, dryRun := o.from, o.scope, o.file, o.prefer, o.rename, o.dryRun
 	reg := a.registry()
 	ad, err := reg.Lookup(from)
 	if err != nil {
 		return usageError{err}
 	}
 	client := ad.ID()
-	incoming, err := a.readClientServers(ad, scope, file)
+	if o.extract && !dryRun && !o.showSecrets && !a.stdoutTTY {
+		return usagef("--extract-secrets prints each value once, in the export line to set, and stdout is not a terminal: " +
+			"add --show-secrets to print the values into the pipe, or --dry-run to see what would move")
+	}
+	if !dryRun {
+		// Held from reading the client's file to the last write.
+		lock, err := a.acquireLock()
+		if err != nil {
+			return err
+		}
+		defer lock.Unlock()
+	}
+	locs, err := a.clientLocations(ad, scope, file)
+	if err != nil {
+		return err
+	}
+	incoming, err := a.readLocations(ad, scope, file, locs)
 	if err != nil {
 		return err
 	}
 	st, err := a.openStore(storeScope(scope))
 	if err != nil {
 		return err
+	}
+	ex := a.scanImportSecrets(ad, incoming, o.extract)
+	if o.extract {
+		incoming = ex.extracted
 	}
 	var outcomes []importOutcome
 	var puts []canonical.Server
@@ -162,6 +226,13 @@ func (a *App) runImport(from string, scope canonical.Scope, file, prefer string,
 		in = in.Clone()
 		in.Origin = canonical.Pos{}
 		have, exists := st.Servers.Get(in.Name)
+		if orig, moved := ex.original[in.Name]; moved && exists && canonical.Equal(have, orig) {
+			// The store holds the literal from an earlier import: the
+			// extracted server is the same server with the secret moved out.
+			puts = append(puts, in)
+			outcomes = append(outcomes, importOutcome{Name: in.Name, Action: "updated"})
+			continue
+		}
 		switch {
 		case !exists:
 			puts = append(puts, in)
@@ -204,19 +275,45 @@ func (a *App) runImport(from string, scope canonical.Scope, file, prefer string,
 		fmt.Fprintf(a.Stderr, "mcpsync: %d conflict(s); nothing was imported. Choose --prefer store, --prefer client or --rename\n", len(conflicts))
 		return reportedError{fmt.Errorf("%d import conflicts", len(conflicts))}
 	}
+	var rewrites []*emitters.Plan
+	if o.extract && len(ex.moved) > 0 {
+		if rewrites, err = a.planSecretRewrites(ad, locs, ex); err != nil {
+			return err
+		}
+	}
 	if !dryRun && len(puts) > 0 {
 		for _, srv := range puts {
 			st.Put(srv)
 		}
-		if err := st.Save(); err != nil {
+		if err := a.saveStore(st); err != nil {
 			return err
 		}
 		if err := a.recordBases(st.Path, puts); err != nil {
 			return err
 		}
 	}
+	if !dryRun {
+		// The store holds the references first; only then does the value
+		// leave the client's file.
+		for _, p := range rewrites {
+			db, err := state.Load(a.Dirs.State)
+			if err != nil {
+				return err
+			}
+			if _, err := emitters.Apply(p, a.applyOptions(db)); err != nil {
+				return fmt.Errorf("the store holds the references, but the client's file was not rewritten: %w; its secrets are still in it, run the command again", err)
+			}
+		}
+	}
 	if a.JSON {
-		return a.printJSON(map[string]any{"imported": !dryRun, "dryRun": dryRun, "store": st.Path, "servers": outcomes})
+		out := map[string]any{"imported": !dryRun, "dryRun": dryRun, "store": st.Path, "servers": outcomes}
+		if len(ex.moved) > 0 {
+			out["extracted"] = ex.movedJSON(o.extract && (o.showSecrets || a.stdoutTTY) && !dryRun)
+			if o.extract && (o.showSecrets || a.stdoutTTY) && !dryRun {
+				a.showSecrets = true
+			}
+		}
+		return a.printJSON(out)
 	}
 	for _, o := range outcomes {
 		switch o.Action {
@@ -227,6 +324,18 @@ func (a *App) runImport(from string, scope canonical.Scope, file, prefer string,
 		default:
 			fmt.Fprintf(a.Stdout, "%-9s %s\n", o.Action, o.Name)
 		}
+	}
+	if o.extract && len(ex.moved) > 0 {
+		for _, p := range rewrites {
+			if dryRun {
+				fmt.Fprint(a.Stdout, a.diffText(p, false))
+			} else {
+				for _, fc := range p.Changes() {
+					fmt.Fprintf(a.Stdout, "rewrote   %s (the secrets now come from the environment)\n", a.displayPath(fc.Path))
+				}
+			}
+		}
+		a.printExports(ex, dryRun || !(o.showSecrets || a.stdoutTTY))
 	}
 	if dryRun {
 		fmt.Fprintf(a.Stderr, "dry run: %d server(s) would change in %s; nothing was written\n", len(puts), a.displayPath(st.Path))
@@ -275,13 +384,9 @@ func serverDiff(store, client canonical.Server, clientID string) string {
 }
 
 // recordBases notes the imported servers as the sync base: what the store
-// and the client agreed on when they were last synced.
+// and the client agreed on when they were last synced. The caller holds
+// the state lock.
 func (a *App) recordBases(storePath string, servers []canonical.Server) error {
-	lock, err := state.Acquire(a.Dirs.State, lockWait)
-	if err != nil {
-		return err
-	}
-	defer lock.Unlock()
 	db, err := state.Load(a.Dirs.State)
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/secrets"
 	"github.com/mcpsync/mcpsync/store"
 	"github.com/urfave/cli/v3"
 )
@@ -50,9 +51,9 @@ func (a *App) runList(scope canonical.Scope) error {
 		return err
 	}
 	if a.JSON {
-		servers := st.Servers.Servers
-		if servers == nil {
-			servers = []canonical.Server{}
+		servers := []canonical.Server{}
+		for _, srv := range st.Servers.Servers {
+			servers = append(servers, secrets.MaskServer(srv)) // a literal secret is never printed
 		}
 		return a.printJSON(listJSON{Store: st.Path, Scope: st.Scope, Servers: servers, Clients: st.Clients})
 	}
@@ -63,6 +64,7 @@ func (a *App) runList(scope canonical.Scope) error {
 	tw := a.newTable()
 	fmt.Fprintln(tw, a.paint(false, styleBold, "NAME\tTRANSPORT\tCOMMAND/URL\tENABLED\tCLIENTS"))
 	for _, srv := range st.Servers.Servers {
+		srv = secrets.MaskServer(srv)
 		enabled := "yes"
 		if srv.Disabled {
 			enabled = a.paint(false, styleDim, "no")

@@ -135,7 +135,7 @@ func (a *App) runPull(ctx context.Context, names []string, timeout time.Duration
 		got[i] = fetched{set, co.Commit}
 	}
 
-	lock, err := state.Acquire(a.Dirs.State, lockWait)
+	lock, err := a.acquireLock()
 	if err != nil {
 		return err
 	}

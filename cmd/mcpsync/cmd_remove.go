@@ -42,6 +42,11 @@ func (a *App) runRemove(scope canonical.Scope, names []string) error {
 		return usagef("name the servers to remove, for example: mcpsync remove github")
 	}
 	names = slices.Compact(slices.Clone(names))
+	lock, err := a.acquireLock()
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
 	st, err := a.openStore(scope)
 	if err != nil {
 		return err
@@ -72,7 +77,7 @@ func (a *App) runRemove(scope canonical.Scope, names []string) error {
 	for _, n := range names {
 		st.Remove(n)
 	}
-	if err := st.Save(); err != nil {
+	if err := a.saveStore(st); err != nil {
 		return err
 	}
 	if a.JSON {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/secrets"
 	"github.com/mcpsync/mcpsync/store"
 	"github.com/urfave/cli/v3"
 )
@@ -46,6 +47,7 @@ func (a *App) runShow(scope canonical.Scope, name string) error {
 		return err
 	}
 	srv, ok := st.Servers.Get(name)
+	srv = secrets.MaskServer(srv) // a literal secret is shown masked: ghp_***
 	if !ok {
 		msg := fmt.Sprintf("server %q is not in %s", name, a.storeDisplay(st.Path))
 		if s := store.Suggest(name, st.Servers.Names()); s != "" {

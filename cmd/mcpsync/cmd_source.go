@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 
 	"github.com/mcpsync/mcpsync/canonical"
-	"github.com/mcpsync/mcpsync/emitters/state"
 	"github.com/mcpsync/mcpsync/internal/atomicfile"
 	"github.com/mcpsync/mcpsync/sources"
 	"github.com/mcpsync/mcpsync/store"
@@ -115,7 +114,7 @@ func (a *App) runSourceRemove(name string) error {
 	if !ok {
 		return fmt.Errorf("cannot find the block of source %q in %s", name, a.storeDisplay(st.Path))
 	}
-	lock, err := state.Acquire(a.Dirs.State, lockWait)
+	lock, err := a.acquireLock()
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/secrets"
 	"golang.org/x/term"
 )
 
@@ -118,16 +119,22 @@ func writeDiagnosticsFrom(w io.Writer, ds canonical.Diagnostics, color bool, sou
 				lines[d.File] = src
 			}
 			if d.Line <= len(src) {
-				line := strings.TrimRight(src[d.Line-1], "\r")
+				// The line is the file's own text: a literal secret on it is
+				// masked, and the caret moved to match.
+				raw := strings.TrimRight(src[d.Line-1], "\r")
+				line, col := secrets.MaskLine(raw), d.Column
+				if line != raw && col > 0 && col <= len(raw)+1 {
+					col = len(secrets.MaskLine(raw[:col-1])) + 1
+				}
 				num := fmt.Sprintf("%5d | ", d.Line)
 				fmt.Fprintln(w, num+line)
-				if d.Column > 0 && d.Column <= len(line)+1 {
+				if col > 0 && col <= len(line)+1 {
 					pad := strings.Map(func(r rune) rune {
 						if r == '\t' {
 							return '\t'
 						}
 						return ' '
-					}, line[:d.Column-1])
+					}, line[:col-1])
 					fmt.Fprintln(w, strings.Repeat(" ", len(num)-2)+"| "+pad+"^")
 				}
 			}

@@ -113,7 +113,7 @@ func (a *App) planSync(reg *formats.Registry, req syncRequest, lock bool) (*sync
 	}
 	run := &syncRun{}
 	if lock {
-		if run.lock, err = state.Acquire(a.Dirs.State, lockWait); err != nil {
+		if run.lock, err = a.acquireLock(); err != nil {
 			return nil, err
 		}
 	}
@@ -140,17 +140,18 @@ func (a *App) planSync(reg *formats.Registry, req syncRequest, lock bool) (*sync
 // ignores the events of its own writes).
 func (a *App) applySync(run *syncRun, expect func(path string, data []byte)) (*emitters.Result, error) {
 	p := run.res.Plan
-	res, err := emitters.Apply(p, emitters.ApplyOptions{StateDir: a.Dirs.State, State: run.db,
-		BeforeWrite: func(paths []string) {
-			if expect != nil {
-				for _, fc := range p.Changes() {
-					expect(fc.Path, fc.After)
-				}
+	ao := a.applyOptions(run.db)
+	ao.BeforeWrite = func(paths []string) {
+		if expect != nil {
+			for _, fc := range p.Changes() {
+				expect(fc.Path, fc.After)
 			}
-			if syncWriteHook != nil {
-				syncWriteHook(paths)
-			}
-		}})
+		}
+		if syncWriteHook != nil {
+			syncWriteHook(paths)
+		}
+	}
+	res, err := emitters.Apply(p, ao)
 	if err != nil {
 		return nil, err
 	}
@@ -186,8 +187,10 @@ func (a *App) syncJSON(run *syncRun, dryRun, showSecrets bool, res *emitters.Res
 		out.Servers = []reconcile.Outcome{}
 	}
 	opts := emitters.DiffOptions{Base: a.projectRoot()}
-	if !showSecrets {
-		opts.Mask = emitters.MaskSecrets
+	if showSecrets {
+		a.showSecrets = true
+	} else {
+		opts.Mask = r.Plan.SecretMask()
 	}
 	for _, fc := range r.Plan.Files {
 		f := fileJSON{FileChange: fc, Display: a.displayPath(fc.Path)}

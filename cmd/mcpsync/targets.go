@@ -309,8 +309,16 @@ func (a *App) planExport(o planExportOptions, lock bool) (*exportRun, error) {
 	if err != nil {
 		return nil, err
 	}
+	run := &exportRun{}
+	if lock {
+		// Held from reading the store to the last write.
+		if run.lock, err = a.acquireLock(); err != nil {
+			return nil, err
+		}
+	}
 	st, err := a.openStore(storeScope(o.scope))
 	if err != nil {
+		run.close()
 		return nil, err
 	}
 	if st.Servers.Len() == 0 && len(st.Sources) == 0 && !o.prune {
@@ -319,12 +327,7 @@ func (a *App) planExport(o planExportOptions, lock bool) (*exportRun, error) {
 	}
 	env := a.formatsEnv(o.goos)
 	targets, skipped := exportTargets(adapters, env, o.scope, fromAll)
-	run := &exportRun{skipped: skipped}
-	if lock {
-		if run.lock, err = state.Acquire(a.Dirs.State, lockWait); err != nil {
-			return nil, err
-		}
-	}
+	run.skipped = skipped
 	if run.state, err = state.Load(a.Dirs.State); err != nil {
 		run.close()
 		return nil, err
@@ -356,8 +359,10 @@ func (a *App) planExport(o planExportOptions, lock bool) (*exportRun, error) {
 // coloured on a terminal.
 func (a *App) diffText(p *emitters.Plan, showSecrets bool) string {
 	opts := emitters.DiffOptions{Base: a.projectRoot()}
-	if !showSecrets {
-		opts.Mask = emitters.MaskSecrets
+	if showSecrets {
+		a.showSecrets = true // the diff reaches stdout unmasked
+	} else {
+		opts.Mask = p.SecretMask()
 	}
 	return a.colorDiff(p.Diff(opts))
 }
