@@ -209,7 +209,7 @@ func Plan(opts Options) *Result {
 			continue
 		case conflict:
 			warns = append(warns, expansionWarnings(name, out, idx, nil)...)
-			c := conflictOf(name, mi, out, idx)
+			c := conflictOf(name, storePath, mi, out, idx)
 			r.Conflicts = append(r.Conflicts, c)
 			nr.conflict = &state.Conflict{Sides: c.Sides}
 			r.names = append(r.names, nr)
@@ -504,14 +504,14 @@ func actionName(mi mergeIn, out mergeOut, taking bool) string {
 }
 
 // conflictOf describes a conflict with every side's version.
-func conflictOf(name string, mi mergeIn, out mergeOut, idx []*side) Conflict {
+func conflictOf(name, storePath string, mi mergeIn, out mergeOut, idx []*side) Conflict {
 	c := Conflict{Server: name, Choices: []string{StoreSide}}
 	if mi.Kind == hasBase {
 		b := mi.Base.server(name)
 		c.Base = &b
 	}
 	for _, cd := range out.Cands {
-		cs := state.ConflictSide{Side: sideID(idx[cd.side]), Removed: cd.del, Own: cd.own}
+		cs := state.ConflictSide{Side: sideID(idx[cd.side]), Path: storePath, Removed: cd.del, Own: cd.own}
 		if sd := idx[cd.side]; sd != nil {
 			cs.Path = sd.path
 			c.Choices = append(c.Choices, sd.id)
@@ -655,7 +655,11 @@ func (o Outcome) Line() string {
 		if o.Action == "removed" {
 			b.WriteString(" -> " + strings.Join(o.Removed, ", "))
 		} else {
-			b.WriteString("; removed from " + strings.Join(o.Removed, ", ") + " (it cannot hold it)")
+			why := "it cannot hold this server"
+			if o.Action == "disabled" {
+				why = "it has no way to turn a server off"
+			}
+			b.WriteString("; removed from " + strings.Join(o.Removed, ", ") + " (" + why + ")")
 		}
 	}
 	if len(o.Kept) > 0 {

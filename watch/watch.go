@@ -129,6 +129,7 @@ type Watcher struct {
 	watched  map[string]bool
 	pending  map[string]bool
 	first    time.Time // when the oldest pending change arrived
+	deadline time.Time // when the pending batch is due
 	timer    *time.Timer
 	fire     chan struct{}
 	kick     chan struct{}
@@ -238,9 +239,14 @@ func (w *Watcher) Run(ctx context.Context, fn func(context.Context, Batch) error
 			for _, p := range w.paths {
 				w.pending[p] = true
 			}
+			w.deadline = time.Now()
 			w.signal()
 		case <-w.fire:
 			w.timer = nil
+			if wait := time.Until(w.deadline); wait > 0 {
+				w.timer = time.AfterFunc(wait, w.signal) // changes came since it was set
+				continue
+			}
 			for _, p := range retry {
 				w.pending[p] = true
 			}
@@ -258,6 +264,7 @@ func (w *Watcher) Run(ctx context.Context, fn func(context.Context, Batch) error
 				attempt++
 				retry = batch.Paths
 				w.first = time.Now()
+				w.deadline = w.first.Add(w.opts.RetryDelay)
 				w.timer = time.AfterFunc(w.opts.RetryDelay, w.signal)
 			default:
 				attempt, retry = 1, nil
@@ -333,14 +340,23 @@ func (w *Watcher) check(p string) bool {
 		return false
 	}
 	w.pending[p] = true
+	w.schedule()
+	return true
+}
+
+// schedule makes the pending batch due Debounce from now, but no later
+// than MaxWait after its first change. The timer is never reset: when it
+// fires early, Run sets it again for what is left.
+func (w *Watcher) schedule() {
 	now := time.Now()
 	if w.timer == nil {
 		w.first = now
 		w.timer = time.AfterFunc(w.opts.Debounce, w.signal)
-	} else if now.Sub(w.first) < w.opts.MaxWait {
-		w.timer.Reset(min(w.opts.Debounce, w.opts.MaxWait-now.Sub(w.first)))
 	}
-	return true
+	w.deadline = now.Add(w.opts.Debounce)
+	if last := w.first.Add(w.opts.MaxWait); last.Before(w.deadline) {
+		w.deadline = last
+	}
 }
 
 // rescan checks every file.
