@@ -143,13 +143,34 @@ func secretFinding(in FileInput, srv canonical.Server, sf secrets.ServerFinding)
 		if cmd != "" {
 			f.Fix += fmt.Sprintf(" (%s does both: it writes the reference and prints the export line)", cmd)
 		}
-	case cmd != "":
-		f.Fix = fmt.Sprintf("%s expands no ${…} reference; run %s to let mcpsync write what it can read from the environment (%s) and print the export line, or keep the file private (chmod 600)",
+	case cmd != "" && canReference(in, srv, sf):
+		f.Fix = fmt.Sprintf("%s reads it from the environment in its own way; %s writes that (from %s) and prints the export line to set",
 			in.Adapter.DisplayName(), cmd, sf.Var)
+	case !canReference(in, srv, sf):
+		f.Fix = fmt.Sprintf("%s expands no reference here, so the value has to stay in this file: keep it private (chmod 600 %s)",
+			in.Adapter.DisplayName(), shellQuote(in.Location.Path))
 	default:
 		f.Fix = fmt.Sprintf("read it from the environment variable %s instead of writing it here", sf.Var)
 	}
 	return f
+}
+
+// canReference reports whether the client can read this secret from the
+// environment: writing the server with a reference in its place gives no
+// warning about that reference.
+func canReference(in FileInput, srv canonical.Server, sf secrets.ServerFinding) bool {
+	out, moved := secrets.Extract(srv, []secrets.ServerFinding{sf})
+	if len(moved) == 0 {
+		return false
+	}
+	out.Origin = canonical.Pos{}
+	_, ds := in.Adapter.Encode(in.Location, nil, canonical.Set{Servers: []canonical.Server{out}}, formats.EncodeOptions{OS: "linux"})
+	for _, d := range ds {
+		if d.Severity == canonical.Error || strings.Contains(d.Summary, "${"+sf.Var+"}") {
+			return false
+		}
+	}
+	return true
 }
 
 // locate finds where value is written in data, at or after the server's

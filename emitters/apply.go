@@ -196,6 +196,15 @@ func (fc *FileChange) write() error {
 		// mcpsync created a plain file; if the user has since replaced it
 		// with a symlink, the link is theirs: empty its target instead.
 		if fi, err := os.Lstat(fc.Path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			if fc.restored != nil {
+				// A restore of a file that did not exist: the link was
+				// there, dangling, before; only its target goes.
+				real, err := atomicfile.Resolve(fc.Path)
+				if err != nil {
+					return err
+				}
+				return os.Remove(real)
+			}
 			return atomicfile.WriteFile(fc.Path, []byte{}, NewFileMode)
 		}
 		return os.Remove(fc.Path)

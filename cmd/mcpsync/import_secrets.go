@@ -161,6 +161,20 @@ func (a *App) planSecretRewrites(ad formats.Adapter, locs []formats.Location, ex
 			fmt.Fprintln(a.Stderr, "mcpsync: the client's file cannot be rewritten; nothing was imported or written")
 			return nil, reportedError{err}
 		}
+		for _, m := range values {
+			// The client must expand the reference it is given; an adapter
+			// that cannot make it do so warns about that reference.
+			for _, d := range p.Diags {
+				if d.Server == m.Server && strings.Contains(d.Summary, "${"+m.Var+"}") {
+					e := canonical.Errorf("%s cannot take %s's %s from the environment: %s", ad.DisplayName(), m.Server, m.Field, d.Summary)
+					e.Server, e.Field = m.Server, m.Field
+					e.Detail = "the secret has to stay in the file for this client: keep the file private (chmod 600), " +
+						"or import without --extract-secrets; nothing was imported or written"
+					a.printDiagnostics(canonical.Diagnostics{e.At(canonical.Pos{File: loc.Path})})
+					return nil, reportedError{e}
+				}
+			}
+		}
 		for _, fc := range p.Files {
 			for _, m := range values {
 				if fc.After != nil && bytes.Contains(fc.After, []byte(m.Value)) || !fc.Changed() {
