@@ -298,7 +298,11 @@ func (s *scanner) piece(start, end int) {
 			s.add(KindNamed, "value of "+s.field.Name, "", lo, hi)
 		}
 	}
-	// 5. High-entropy runs.
+	// 5. High-entropy runs, unless the field says it holds hashes, which
+	// are random-looking by nature and public (SHA256S, checksum, digest).
+	if hashName(s.field.Name) {
+		return
+	}
 	v := s.value
 	pathLike := strings.Contains(v, "://") || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") ||
 		strings.HasPrefix(v, ".") || (len(v) > 2 && v[1] == ':' && (v[2] == '\\' || v[2] == '/'))
@@ -397,6 +401,17 @@ func secretName(name string) bool {
 	}
 	return n == "key" || n == "auth" || n == "pwd" || n == "pat" || strings.HasSuffix(n, "key") ||
 		strings.HasSuffix(n, "auth") || strings.HasSuffix(n, "pwd") || strings.HasSuffix(k, "_pat")
+}
+
+// hashName reports whether a field name says it holds hashes or digests.
+func hashName(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range []string{"sha1", "sha256", "sha512", "hash", "digest", "checksum", "fingerprint", "integrity"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
 }
 
 func passwordName(name string) bool {

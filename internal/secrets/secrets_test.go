@@ -100,6 +100,7 @@ func TestScanRules(t *testing.T) {
 		{"arg harmless flag value", Field{InArg, "--port"}, "8080", nil},
 		{"hex digest", Field{InArg, ""}, "0123456789abcdef0123456789abcdef", []string{"0123456789abcdef0123456789abcdef"}},
 		{"short hex", Field{InArg, ""}, "deadbeef1234", nil},
+		{"hashes by name", Field{InEnv, "TRUSTED_CLIENT_SHA256S"}, "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", nil},
 		{"two tokens", Field{InArg, ""}, ghToken + "," + openaiKey, []string{ghToken, openaiKey}},
 		{"token inside a word is still random", Field{InArg, ""}, "xghp_R8kq2Lm9Xv4TzW7bN1cP5sD3fG6hJ0aQeY2u", []string{"xghp_R8kq2Lm9Xv4TzW7bN1cP5sD3fG6hJ0aQeY2u"}},
 	} {
