@@ -588,6 +588,11 @@ func unwrapMCPRemote(s canonical.Server) (canonical.Server, bool) {
 			out.Headers[strings.TrimSpace(k)] = strings.TrimSpace(v)
 		}
 	}
+	if out.Validate().HasErrors() {
+		// "mcp-remote ://" or the like: not a URL to unwrap; the command
+		// line stays as it was written.
+		return s, false
+	}
 	return out, true
 }
 
