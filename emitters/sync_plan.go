@@ -153,8 +153,19 @@ func planFileSync(fc *FileChange, opts SyncOptions) {
 		}
 		t := tp.Target
 		loc := t.Location
+		section := SectionKey(loc)
 		tp.Desired = want.Servers
 		tp.Entries = append(tp.Entries, want.Entries...)
+		if len(want.Written) == 0 && len(want.Removed) == 0 {
+			// Nothing to write: only snapshots to refresh.
+			tp.After = tp.Current
+			for _, name := range want.Refresh {
+				if srv, ok := tp.Current.Get(name); ok && opts.State.IsManaged(fc.Path, section, name) {
+					tp.manageSnapshot(name, tp.Client, srv)
+				}
+			}
+			continue
+		}
 		out, eds := t.Adapter.Encode(loc, cur, want.Servers, opts.Encode)
 		fc.Diags = append(fc.Diags, eds.WithFile(loc.Path)...)
 		if eds.HasErrors() {
@@ -168,7 +179,6 @@ func planFileSync(fc *FileChange, opts SyncOptions) {
 			return
 		}
 		tp.After = after
-		section := SectionKey(loc)
 		for _, name := range want.Written {
 			if srv, ok := after.Get(name); ok {
 				tp.manageSnapshot(name, tp.Client, srv)

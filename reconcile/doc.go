@@ -12,7 +12,9 @@
 // holds something (or whose client the user named: its file is created).
 // A missing or empty client file is not read as "every server removed": it
 // takes no part, so an uninstalled editor or a file caught half-written
-// never empties the others.
+// never empties the others. Likewise a missing or empty store is filled
+// again from the others (to remove every server, leave a comment in it, or
+// use 'mcpsync remove').
 //
 // # What counts as a change
 //

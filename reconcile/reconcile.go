@@ -41,7 +41,23 @@ type Options struct {
 	// settles one server and touches nothing else).
 	Servers []string
 	Encode  formats.EncodeOptions
+	// Views caches how each client holds each version of a server; watch
+	// keeps one across syncs. Nil uses a new one.
+	Views *ViewCache
 }
+
+// ViewCache remembers how a client holds a server (its adapter's encode
+// and decode of that server alone), which does not change while mcpsync
+// runs. It is not safe for concurrent use.
+type ViewCache struct {
+	m map[string]viewResult
+}
+
+// NewViewCache returns an empty cache.
+func NewViewCache() *ViewCache { return &ViewCache{m: map[string]viewResult{}} }
+
+// maxViews bounds a long watch's cache; past it the cache starts afresh.
+const maxViews = 20000
 
 // Outcome is what the sync does with one server: one log line.
 type Outcome struct {
@@ -108,9 +124,10 @@ type nameRecord struct {
 
 // clientRecord says how to update one client's memory of one server.
 type clientRecord struct {
-	tp   *emitters.TargetPlan
-	key  string
-	name string
+	tp            *emitters.TargetPlan
+	path, section string
+	key           string
+	name          string
 	// forget drops the record; otherwise it becomes ref, or else the entry
 	// the section holds after the plan (absent: dropped).
 	forget bool
@@ -125,7 +142,7 @@ type side struct {
 	section string
 	key     string
 	fresh   bool
-	views   map[string]viewResult
+	views   *ViewCache
 	want    *emitters.SyncWant
 	changed bool
 }
@@ -144,6 +161,12 @@ func Plan(opts Options) *Result {
 	}
 	storePath := opts.Store.Path
 	r := &Result{StorePath: storePath}
+	if opts.Views == nil {
+		opts.Views = NewViewCache()
+	}
+	if len(opts.Views.m) > maxViews {
+		clear(opts.Views.m)
+	}
 	in := emitters.ReadForSync(opts.Targets)
 	if in.Diags.HasErrors() {
 		r.Plan = emitters.PlanSync(in, emitters.SyncOptions{State: st})
@@ -247,11 +270,15 @@ func Plan(opts Options) *Result {
 			case leave:
 				oc.Kept = append(oc.Kept, sd.id)
 			case keep:
-				if mi.Sides[i].Present && mi.Sides[i].Managed && a.Ref == nil {
-					sd.want.Refresh = append(sd.want.Refresh, name)
+				// A managed entry the client edited, now settled everywhere:
+				// its snapshot follows, so that export sees no hand edit.
+				if s := mi.Sides[i]; s.Present && s.Managed && a.Ref == nil {
+					if cur, ok := sd.tp.Current.Get(name); ok && st.Managed(sd.path, sd.section)[name].Hash != state.Hash(cur) {
+						sd.want.Refresh = append(sd.want.Refresh, name)
+					}
 				}
 			}
-			rec := clientRecord{tp: sd.tp, key: sd.key, name: name}
+			rec := clientRecord{tp: sd.tp, path: sd.path, section: sd.section, key: sd.key, name: name}
 			if a.Ref != nil {
 				srv := a.Ref.server(name)
 				rec.ref = &srv // the references it expanded, not their values
@@ -276,7 +303,7 @@ func Plan(opts Options) *Result {
 			if opts.Store.Allows(sd.id, srv.Name) || len(opts.Servers) > 0 && !slices.Contains(opts.Servers, srv.Name) {
 				continue
 			}
-			r.clients = append(r.clients, clientRecord{tp: sd.tp, key: sd.key, name: srv.Name, forget: true})
+			r.clients = append(r.clients, clientRecord{tp: sd.tp, path: sd.path, section: sd.section, key: sd.key, name: srv.Name, forget: true})
 			m := st.Managed(sd.path, sd.section)[srv.Name]
 			if m == nil || m.Hash != state.Hash(srv) || sd.fresh {
 				continue
@@ -341,7 +368,7 @@ func bindClients(in *emitters.SyncInput, opts Options, st *state.State, r *Resul
 			continue
 		}
 		sd := &side{id: tp.Client, tp: tp, path: fc.Path, section: section, key: state.ClientKey(fc.Path, section),
-			fresh: missing, views: map[string]viewResult{}}
+			fresh: missing, views: opts.Views}
 		sd.want = &emitters.SyncWant{Servers: tp.Current.Clone()}
 		sides = append(sides, sd)
 	}
@@ -433,13 +460,14 @@ func clientRef(st *state.State, storePath string, sd *side, name string) *state.
 // file and read back. What it cannot express is gone, so comparing views
 // never counts a field the client cannot hold as an edit.
 func (sd *side) viewOf(name string, enc formats.EncodeOptions) func(fields) (fields, bool) {
+	t := sd.tp.Target
+	prefix := t.Adapter.ID() + "\x00" + t.Location.Path + "\x00" + t.Location.Project + "\x00" + name + "\x00"
 	return func(f fields) (fields, bool) {
-		k := name + "\x00" + f.key()
-		if v, ok := sd.views[k]; ok {
+		k := prefix + f.key()
+		if v, ok := sd.views.m[k]; ok {
 			return v.f, v.ok
 		}
 		v := viewResult{}
-		t := sd.tp.Target
 		srv := f.server(name)
 		data, ds := t.Adapter.Encode(t.Location, nil, canonical.Set{Servers: []canonical.Server{srv}}, enc)
 		if !ds.HasErrors() {
@@ -449,7 +477,7 @@ func (sd *side) viewOf(name string, enc formats.EncodeOptions) func(fields) (fie
 				}
 			}
 		}
-		sd.views[k] = v
+		sd.views.m[k] = v
 		return v.f, v.ok
 	}
 }
@@ -587,6 +615,11 @@ func (r *Result) Record(st *state.State, at time.Time) {
 			continue
 		}
 		e := state.NewEntry(cr.tp.Client, srv, at)
+		if m := st.Managed(cr.path, cr.section)[cr.name]; m != nil && m.Hash == e.Hash {
+			// What mcpsync wrote there says the same: one record is enough.
+			st.ForgetClientBase(sp, cr.key, cr.name)
+			continue
+		}
 		if old := st.ClientBase(sp, cr.key, cr.name); old != nil && old.Hash == e.Hash {
 			continue
 		}

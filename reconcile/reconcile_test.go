@@ -1,6 +1,7 @@
 package reconcile
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,15 +19,16 @@ import (
 // sandbox is a home directory with a store, a state directory and the
 // user-scope files of some clients.
 type sandbox struct {
-	t        *testing.T
+	t        testing.TB
 	home     string
 	stateDir string
 	store    string
 	reg      *formats.Registry
 	clients  []string
+	views    *ViewCache // nil: a new one each sync; set, as watch keeps one
 }
 
-func newSandbox(t *testing.T, storeSrc string, clients ...string) *sandbox {
+func newSandbox(t testing.TB, storeSrc string, clients ...string) *sandbox {
 	t.Helper()
 	home := t.TempDir()
 	sb := &sandbox{t: t, home: home, stateDir: filepath.Join(home, ".local/state/mcpsync"),
@@ -104,7 +106,7 @@ func (sb *sandbox) plan(take map[string]string, named ...string) (*Result, *stat
 	for _, n := range named {
 		nm[n] = true
 	}
-	r := Plan(Options{Store: st, Targets: sb.targets(), State: db, Named: nm, Take: take, Encode: formats.EncodeOptions{OS: "linux"}})
+	r := Plan(Options{Store: st, Targets: sb.targets(), State: db, Named: nm, Take: take, Encode: formats.EncodeOptions{OS: "linux"}, Views: sb.views})
 	if err := r.Plan.Err(); err != nil {
 		sb.t.Fatalf("plan: %v", err)
 	}
@@ -309,4 +311,44 @@ func TestSyncMissingFileRemovesNothing(t *testing.T) {
 		t.Errorf("waiting %v", r.Waiting)
 	}
 	sb.unchangedSince(before)
+}
+
+// BenchmarkPlan is the cost of one sync (read, merge, plan; nothing to
+// write) over nine clients holding 50 servers each: "first" as sync pays
+// it, "watch" with the client views cached across syncs, as watch pays it
+// on every change.
+func BenchmarkPlan(b *testing.B) {
+	var src strings.Builder
+	for i := range 50 {
+		fmt.Fprintf(&src, "server \"s%02d\" {\n  command = \"npx\"\n  args    = [\"-y\", \"pkg-%d\"]\n  env     = { TOKEN = env(\"TOKEN_%d\") }\n}\n\n", i, i, i)
+	}
+	clients := []string{"claude-code", "codex", "continue", "cursor", "gemini", "goose", "opencode", "vscode", "windsurf"}
+	var known []string
+	reg := all.NewRegistry(all.Options{})
+	for _, c := range clients {
+		if _, err := reg.Lookup(c); err == nil {
+			known = append(known, c)
+		}
+	}
+	sb := newSandbox(b, src.String(), known...)
+	sb.sync(nil, known...)
+	b.Run("first", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			if r, _ := sb.plan(nil); r.Changed() {
+				b.Fatal("not in sync")
+			}
+		}
+		b.ReportMetric(float64(len(known)), "clients")
+	})
+	sb.views = NewViewCache()
+	b.Run("watch", func(b *testing.B) { // views cached across syncs
+		b.ReportAllocs()
+		for range b.N {
+			if r, _ := sb.plan(nil); r.Changed() {
+				b.Fatal("not in sync")
+			}
+		}
+		b.ReportMetric(float64(len(known)), "clients")
+	})
 }

@@ -32,8 +32,10 @@ Nothing is ever silently overwritten:
     other servers when they add one) is not copied anywhere: you are warned,
     with the value masked.
 
-Clients whose file does not exist take no part (--only creates it). All files
-are written or none, atomically, with backups, as export does.
+Clients whose file does not exist (or is empty) take no part; --only creates
+it. A missing or empty store is filled again from the others, never read as
+"every server removed". All files are written or none, atomically, with
+backups, as export does.
 
 Examples:
   mcpsync sync --dry-run          # the exact diff of every file, write nothing

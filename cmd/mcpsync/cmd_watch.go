@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/emitters"
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/reconcile"
 	"github.com/mcpsync/mcpsync/watch"
 	"github.com/urfave/cli/v3"
 )
@@ -122,6 +124,7 @@ func (a *App) runWatch(ctx context.Context, o watchOptions) error {
 
 func (wr *watcher) run(ctx context.Context, paths []string) error {
 	a := wr.a
+	wr.o.req.views = reconcile.NewViewCache() // clients do not change while mcpsync runs
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	w, err := watch.New(paths, watch.Options{Debounce: wr.o.debounce, OnError: func(err error) {
@@ -167,8 +170,14 @@ func (wr *watcher) cycle(b watch.Batch) (bool, error) {
 		return false, watch.NotReady(err, b.Paths...)
 	}
 	defer run.close()
+	// A file that changed in this batch and does not parse (or is empty) is
+	// most likely being written: try again. One that was already so is
+	// simply broken: say so now.
+	retry := func(files []string) bool {
+		return !b.Last && slices.ContainsFunc(files, func(f string) bool { return slices.Contains(b.Paths, filepath.Clean(f)) })
+	}
 	if run.storeDiag.HasErrors() {
-		if !b.Last {
+		if retry([]string{run.store.Path}) {
 			return false, watch.NotReady(run.storeDiag.Err(), run.store.Path)
 		}
 		wr.printNew(run.storeDiag)
@@ -176,13 +185,13 @@ func (wr *watcher) cycle(b watch.Batch) (bool, error) {
 	}
 	r := run.res
 	if errs := r.Plan.Diags.Errors(); len(errs) > 0 {
-		if !b.Last {
+		if retry(errorFiles(errs)) {
 			return false, watch.NotReady(errs.Err(), errorFiles(errs)...)
 		}
 		wr.printNew(errs)
 		return false, fmt.Errorf("nothing was synced: %s; waiting for the next change", strings.Join(errorFiles(errs), ", "))
 	}
-	if len(r.Waiting) > 0 && !b.Last {
+	if retry(r.Waiting) {
 		return false, watch.NotReady(errors.New("empty file"), r.Waiting...)
 	}
 	wr.printNew(r.Plan.Diags)

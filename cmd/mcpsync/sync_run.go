@@ -34,6 +34,8 @@ type syncRequest struct {
 	only    []string
 	take    map[string]string
 	servers []string
+	// views, when set, is kept across syncs (watch).
+	views *reconcile.ViewCache
 }
 
 // syncRun is a planned reconcile, ready to print or apply.
@@ -129,7 +131,7 @@ func (a *App) planSync(reg *formats.Registry, req syncRequest, lock bool) (*sync
 	}
 	run.res = reconcile.Plan(reconcile.Options{
 		Store: st, Targets: targets, State: run.db, Named: named,
-		Take: req.take, Servers: req.servers,
+		Take: req.take, Servers: req.servers, Views: req.views,
 		Encode: formats.EncodeOptions{OS: a.GOOS},
 	})
 	return run, nil
