@@ -104,8 +104,11 @@ func Seeds(caseDirs []string, corpusDirs []string) [][]byte {
 
 // CheckInput is the property a fuzz target checks on any input: Decode and
 // Encode never panic; every error is at a line; an input that decodes
-// cleanly is given back byte for byte; and removing its first server gives a
-// file that still decodes, to one server fewer.
+// cleanly is given back byte for byte; removing its first server gives a
+// file that still decodes, to one server fewer, by cutting bytes only, the
+// other servers unchanged; and changing its first server changes no byte
+// outside that entry (before the line it starts on, after the line the
+// next entry starts on) and no other server.
 func CheckInput(t *testing.T, a formats.Adapter, data []byte) {
 	loc := DefaultLocation(a)
 	set, diags := decode(t, a, loc, data)
@@ -131,4 +134,133 @@ func CheckInput(t *testing.T, a formats.Adapter, data []byte) {
 	if back.Len() != fewer.Len() {
 		t.Fatalf("after removing %q: %d servers, want %d\n%q", set.Servers[0].Name, back.Len(), fewer.Len(), out)
 	}
+	// Removing an entry only cuts bytes (unless it was the last one: an
+	// empty YAML list is written "[]"), and the other entries read back as
+	// they were.
+	if fewer.Len() > 0 && !isSubsequence(out, data) {
+		t.Fatalf("removing %q did more than cut bytes\n--- input\n%q\n--- output\n%q", set.Servers[0].Name, data, out)
+	}
+	sameOthers(t, a, fewer, back, "")
+	checkEditOne(t, a, loc, data, set)
+}
+
+// checkEditOne changes one server (an argument more, or a longer URL) and
+// checks that every byte outside that entry stays: the bytes before the
+// line the entry starts on, and after the line the next entry starts on.
+func checkEditOne(t *testing.T, a formats.Adapter, loc formats.Location, data []byte, set canonical.Set) {
+	t.Helper()
+	k := set.Servers[0]
+	changed := k.Clone()
+	switch {
+	case k.Transport == canonical.Stdio && k.Command != "":
+		changed.Args = append(changed.Args, "fuzz-arg")
+	case k.Transport.IsRemote() && k.URL != "":
+		changed.URL = strings.TrimSuffix(k.URL, "/") + "/fuzz"
+	default:
+		return
+	}
+	want := set.Clone()
+	want.Servers[0] = changed
+	out, ediags := encode(t, a, loc, data, want, formats.EncodeOptions{OS: Env.OS})
+	if ediags.HasErrors() {
+		return // refused, nothing written: allowed
+	}
+	for _, d := range ediags {
+		if d.Server == k.Name {
+			return // the client cannot hold the change (an SSE server for a client without SSE): warned
+		}
+	}
+	back, bdiags := decode(t, a, loc, out)
+	if bdiags.HasErrors() {
+		t.Fatalf("after changing %q the file does not decode: %s\n%q", k.Name, FormatDiags(bdiags), out)
+	}
+	got, ok := back.Get(k.Name)
+	if !ok || !slicesEqual(got.Args, changed.Args) || got.URL != changed.URL {
+		t.Fatalf("changing %q: it reads back as %+v, want args %q url %q\n%q", k.Name, got, changed.Args, changed.URL, out)
+	}
+	sameOthers(t, a, canonical.Set{Servers: set.Servers[1:]}, back, k.Name)
+	if k.Origin.Line <= 0 {
+		return
+	}
+	start := lineStart(data, k.Origin.Line)
+	end := len(data)
+	next := 0
+	for _, s := range set.Servers[1:] {
+		if s.Origin.Line > k.Origin.Line && (next == 0 || s.Origin.Line < next) {
+			next = s.Origin.Line
+		}
+	}
+	if next > 0 {
+		end = lineEnd(data, next)
+	}
+	prefix, suffix := commonPrefix(data, out), commonSuffix(data, out)
+	if prefix > len(data)-suffix {
+		return // the change is a pure insertion at one point
+	}
+	if prefix < start || len(data)-suffix > end {
+		t.Fatalf("changing %q (line %d) changed bytes outside its entry: input bytes %d..%d differ, the entry spans %d..%d\n--- input\n%q\n--- output\n%q",
+			k.Name, k.Origin.Line, prefix, len(data)-suffix, start, end, data, out)
+	}
+}
+
+// sameOthers checks that every server of want reads back equal in back,
+// but skip.
+func sameOthers(t *testing.T, a formats.Adapter, want, back canonical.Set, skip string) {
+	t.Helper()
+	for _, s := range want.Servers {
+		if s.Name == skip {
+			continue
+		}
+		got, ok := back.Get(s.Name)
+		if !ok {
+			t.Fatalf("%q is gone after editing another entry", s.Name)
+		}
+		s.Origin, got.Origin = canonical.Pos{}, canonical.Pos{}
+		if !canonical.Equal(s, got, a.ID()) {
+			t.Fatalf("%q changed after editing another entry:\n%+v\n%+v", s.Name, s, got)
+		}
+	}
+}
+
+func slicesEqual(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func lineStart(data []byte, line int) int {
+	off := 0
+	for n := 1; n < line; n++ {
+		i := bytes.IndexByte(data[off:], '\n')
+		if i < 0 {
+			return len(data)
+		}
+		off += i + 1
+	}
+	return off
+}
+
+func lineEnd(data []byte, line int) int {
+	off := lineStart(data, line)
+	if i := bytes.IndexByte(data[off:], '\n'); i >= 0 {
+		return off + i + 1
+	}
+	return len(data)
+}
+
+// isSubsequence reports whether short can be had by cutting bytes out of long.
+func isSubsequence(short, long []byte) bool {
+	i := 0
+	for j := 0; j < len(long) && i < len(short); j++ {
+		if long[j] == short[i] {
+			i++
+		}
+	}
+	return i == len(short)
 }
