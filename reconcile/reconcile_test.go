@@ -1,6 +1,7 @@
 package reconcile
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -351,4 +352,26 @@ func BenchmarkPlan(b *testing.B) {
 		}
 		b.ReportMetric(float64(len(known)), "clients")
 	})
+}
+
+// TestSyncStoreDriftWritesNothing: the store is one of the plan's files; if
+// it changes between planning and writing, no file at all is written.
+func TestSyncStoreDriftWritesNothing(t *testing.T) {
+	sb := newSandbox(t, richStore, "cursor", "vscode")
+	sb.write(sb.path("cursor"), `{"mcpServers": {}}`)
+	sb.write(sb.path("vscode"), `{"servers": {}}`)
+	sb.sync(nil)
+	sb.write(sb.path("cursor"), strings.Replace(sb.read(sb.path("cursor")), `"srv.js"`, `"edited.js"`, 1))
+	r, db := sb.plan(nil)
+	if len(r.Plan.Changes()) != 2 {
+		t.Fatalf("want the store and VS Code to change, got %d files", len(r.Plan.Changes()))
+	}
+	sb.write(sb.store, richStore+"\n# edited meanwhile\n")
+	before := sb.snapshot()
+	_, err := emitters.Apply(r.Plan, emitters.ApplyOptions{StateDir: sb.stateDir, State: db})
+	var drift *emitters.DriftError
+	if !errors.As(err, &drift) || len(drift.Paths) != 1 || drift.Paths[0] != sb.store {
+		t.Fatalf("apply: %v", err)
+	}
+	sb.unchangedSince(before)
 }

@@ -128,7 +128,7 @@ func (wr *watcher) run(ctx context.Context, paths []string) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	w, err := watch.New(paths, watch.Options{Debounce: wr.o.debounce, OnError: func(err error) {
-		wr.logf("error: %v", err)
+		fmt.Fprintf(a.Stderr, "[%s] mcpsync: %v\n", time.Now().Format("15:04:05"), err)
 	}})
 	if err != nil {
 		return err
@@ -189,7 +189,11 @@ func (wr *watcher) cycle(b watch.Batch) (bool, error) {
 			return false, watch.NotReady(errs.Err(), errorFiles(errs)...)
 		}
 		wr.printNew(errs)
-		return false, fmt.Errorf("nothing was synced: %s; waiting for the next change", strings.Join(errorFiles(errs), ", "))
+		var shown []string
+		for _, f := range errorFiles(errs) {
+			shown = append(shown, a.displayPath(f))
+		}
+		return false, fmt.Errorf("nothing was synced: %s has errors (above); waiting for the next change", strings.Join(shown, ", "))
 	}
 	if retry(r.Waiting) {
 		return false, watch.NotReady(errors.New("empty file"), r.Waiting...)

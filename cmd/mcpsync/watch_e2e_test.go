@@ -331,7 +331,7 @@ func TestWatchHalfWrittenFileIsNotPropagated(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	e.unchanged(before)
-	if !strings.Contains(e.stderr.String(), cursorFile) || !strings.Contains(e.stdout.String(), "waiting for the next change") {
+	if !strings.Contains(e.stderr.String(), cursorFile+":") || !strings.Contains(e.stderr.String(), "nothing was synced") {
 		t.Errorf("the broken file was not reported once the retries ran out\nstdout:\n%s\nstderr:\n%s", e.stdout, e.stderr)
 	}
 	e.write(cursorFile, full)
