@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -45,6 +46,7 @@ func FuzzParse(f *testing.F) {
 		if s.Servers.Len() == 0 {
 			return
 		}
+		checkOneBlockEdit(t, src)
 		want := s.Servers.Clone()
 		edited := want.Servers[0]
 		edited.Args = append(edited.Args, "fuzz ${X}")
@@ -72,6 +74,35 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkOneBlockEdit changes the first server alone and checks that every
+// byte before the line its block starts on and after the line it ends on
+// stays as it was.
+func checkOneBlockEdit(t *testing.T, src []byte) {
+	t.Helper()
+	s, ds := Parse("f.hcl", src)
+	if ds.HasErrors() || s.Servers.Len() == 0 {
+		return
+	}
+	first := s.Servers.Servers[0]
+	b := s.blocks[first.Name]
+	if b == nil || b.syntax == nil {
+		return
+	}
+	r := b.syntax.Range()
+	start := bytes.LastIndexByte(src[:r.Start.Byte], '\n') + 1
+	end := len(src)
+	if i := bytes.IndexByte(src[r.End.Byte:], '\n'); i >= 0 {
+		end = r.End.Byte + i + 1
+	}
+	edited := first.Clone()
+	edited.Args = append(edited.Args, "fuzz-arg")
+	s.Put(edited)
+	out := s.Bytes()
+	if !bytes.HasPrefix(out, src[:start]) || !bytes.HasSuffix(out, src[end:]) {
+		t.Fatalf("editing %q changed bytes outside its block (%d..%d):\n%q\n%q", first.Name, start, end, src, out)
+	}
 }
 
 // FuzzValueRoundTrip: any string value written to the store reads back
