@@ -152,6 +152,19 @@ type viewResult struct {
 	ok bool
 }
 
+// planner holds one Plan's work in progress.
+type planner struct {
+	opts         Options
+	st           *state.State
+	r            *Result
+	sides        []*side
+	storeFresh   bool
+	storeChanged bool
+	bases        []canonical.Server
+	forgetBases  []string
+	warns        canonical.Diagnostics
+}
+
 // Plan reads every side, merges each server three ways and plans the
 // writes. Nothing is written; see Result.
 func Plan(opts Options) *Result {
@@ -159,187 +172,199 @@ func Plan(opts Options) *Result {
 	if st == nil {
 		st = state.New("")
 	}
-	storePath := opts.Store.Path
-	r := &Result{StorePath: storePath}
 	if opts.Views == nil {
 		opts.Views = NewViewCache()
 	}
 	if len(opts.Views.m) > maxViews {
 		clear(opts.Views.m)
 	}
+	p := &planner{opts: opts, st: st, r: &Result{StorePath: opts.Store.Path}}
 	in := emitters.ReadForSync(opts.Targets)
 	if in.Diags.HasErrors() {
-		r.Plan = emitters.PlanSync(in, emitters.SyncOptions{State: st})
-		return r
+		p.r.Plan = emitters.PlanSync(in, emitters.SyncOptions{State: st})
+		return p.r
 	}
-	var warns canonical.Diagnostics
-	sides := bindClients(in, opts, st, r)
-	storeFresh := !opts.Store.Exists
+	p.sides = bindClients(in, opts, p.r)
+	// A store that is not there, or empty, has no memory: its lack of a
+	// server is not a removal.
+	p.storeFresh = !opts.Store.Exists
 	if opts.Store.Exists && len(bytes.TrimSpace(opts.Store.Original())) == 0 {
-		storeFresh = true
-		if len(st.Bases[storePath]) > 0 {
-			r.Waiting = append(r.Waiting, storePath)
+		p.storeFresh = true
+		if len(st.Bases[opts.Store.Path]) > 0 {
+			p.r.Waiting = append(p.r.Waiting, opts.Store.Path)
 		}
 	}
-	storeChanged := false
-	var bases []canonical.Server
-	var forgetBases []string
+	for _, name := range allNames(opts.Store, p.sides, st, opts.Store.Path) {
+		if len(opts.Servers) == 0 || slices.Contains(opts.Servers, name) {
+			p.server(name)
+		}
+	}
+	p.pruneExcluded()
+	p.r.Plan = emitters.PlanSync(in, p.syncOptions())
+	p.r.Plan.Diags = append(p.r.Plan.Diags, p.warns...)
+	p.r.Plan.Diags.Sort()
+	return p.r
+}
 
-	for _, name := range allNames(opts.Store, sides, st, storePath) {
-		if len(opts.Servers) > 0 && !slices.Contains(opts.Servers, name) {
-			continue
-		}
-		mi, idx := buildMerge(name, opts, sides, st, storeFresh)
-		takeID, taking := opts.Take[name]
-		if taking {
-			mi.Take = -1
-			for i, sd := range idx {
-				if (sd == nil && takeID == StoreSide) || (sd != nil && sd.id == takeID) {
-					mi.Take = i
-				}
-			}
-			if mi.Take < 0 {
-				d := canonical.Errorf("cannot take %s's version of %q: %s does not take part in this sync", takeID, name, takeID)
-				d.Detail = "choose the store or a client whose file holds it; 'mcpsync resolve' lists the open conflicts"
-				d.Server = name
-				warns = append(warns, d)
-				continue
-			}
-		}
-		out := merge(mi)
-		if taking && out.Err == "" {
-			plain := mi
-			plain.Take = -1
-			if merge(plain).Verdict == conflict {
-				r.Settled = append(r.Settled, name)
-			}
-		}
-		if out.Err != "" {
-			d := canonical.Errorf("cannot take %s's version of %q: %s", takeID, name, out.Err)
-			d.Detail = "choose the store or a client whose file holds it"
-			d.Server = name
-			warns = append(warns, d)
-			continue
-		}
-		nr := nameRecord{name: name, verdict: out.Verdict, del: out.Del}
-		if e := st.Base(storePath, name); e != nil {
-			nr.base = e
-		} else if e := st.Deleted(storePath, name); e != nil {
-			nr.base = e
-		}
-		switch out.Verdict {
-		case nothing:
-			continue
-		case conflict:
-			warns = append(warns, expansionWarnings(name, out, idx, nil)...)
-			c := conflictOf(name, storePath, mi, out, idx)
-			r.Conflicts = append(r.Conflicts, c)
-			nr.conflict = &state.Conflict{Sides: c.Sides}
-			r.names = append(r.names, nr)
-			continue
-		}
-		r.names = append(r.names, nr)
-		acts := decide(mi, out, taking)
-		warns = append(warns, expansionWarnings(name, out, idx, acts)...)
-		oc := Outcome{Server: name, Action: actionName(mi, out, taking)}
-		for _, i := range out.From {
-			oc.From = append(oc.From, sideID(idx[i]))
-		}
-		for i, a := range acts {
-			sd := idx[i]
-			if sd == nil { // the store
-				switch a.Act {
-				case put:
-					opts.Store.Put(a.Want.server(name))
-					storeChanged = true
-					oc.To = append(oc.To, StoreSide)
-				case remove:
-					opts.Store.Remove(name)
-					storeChanged = true
-					oc.Removed = append(oc.Removed, StoreSide)
-				}
-				continue
-			}
-			switch a.Act {
-			case put:
-				sd.putServer(a.Want.server(name))
-				oc.To = append(oc.To, sd.id)
-			case remove:
-				sd.removeServer(name)
-				oc.Removed = append(oc.Removed, sd.id)
-			case leave:
-				oc.Kept = append(oc.Kept, sd.id)
-			case keep:
-				// A managed entry the client edited, now settled everywhere:
-				// its snapshot follows, so that export sees no hand edit.
-				if s := mi.Sides[i]; s.Present && s.Managed && a.Ref == nil {
-					if cur, ok := sd.tp.Current.Get(name); ok && st.Managed(sd.path, sd.section)[name].Hash != state.Hash(cur) {
-						sd.want.Refresh = append(sd.want.Refresh, name)
-					}
-				}
-			}
-			rec := clientRecord{tp: sd.tp, path: sd.path, section: sd.section, key: sd.key, name: name}
-			if a.Ref != nil {
-				srv := a.Ref.server(name)
-				rec.ref = &srv // the references it expanded, not their values
-			}
-			r.clients = append(r.clients, rec)
-		}
-		if out.Del {
-			if st.Base(storePath, name) != nil {
-				forgetBases = append(forgetBases, name)
-			}
-		} else {
-			bases = append(bases, out.Winner.server(name))
-		}
-		if len(oc.To) > 0 || len(oc.Removed) > 0 || len(oc.Kept) > 0 && out.Del && mi.Kind == hasBase {
-			r.Outcomes = append(r.Outcomes, oc)
+// server merges one server and applies the verdict to every side.
+func (p *planner) server(name string) {
+	st, storePath := p.st, p.opts.Store.Path
+	mi, idx := buildMerge(name, p.opts, p.sides, st, p.storeFresh)
+	takeID, taking := p.opts.Take[name]
+	if taking {
+		mi.Take = slices.IndexFunc(idx, func(sd *side) bool { return sideID(sd) == takeID })
+		if mi.Take < 0 {
+			p.takeError(name, takeID, takeID+" does not take part in this sync")
+			return
 		}
 	}
-	// Clients the store's rules no longer allow a server: the entries
-	// mcpsync wrote go, if nobody edited them since (as export --prune).
-	for _, sd := range sides {
+	out := merge(mi)
+	if out.Err != "" {
+		p.takeError(name, takeID, out.Err)
+		return
+	}
+	if taking {
+		plain := mi
+		plain.Take = -1
+		if merge(plain).Verdict == conflict {
+			p.r.Settled = append(p.r.Settled, name)
+		}
+	}
+	nr := nameRecord{name: name, verdict: out.Verdict, del: out.Del, base: st.Base(storePath, name)}
+	if nr.base == nil {
+		nr.base = st.Deleted(storePath, name)
+	}
+	switch out.Verdict {
+	case nothing:
+		return
+	case conflict:
+		p.warns = append(p.warns, expansionWarnings(name, out, idx, nil)...)
+		c := conflictOf(name, storePath, mi, out, idx)
+		p.r.Conflicts = append(p.r.Conflicts, c)
+		nr.conflict = &state.Conflict{Sides: c.Sides}
+		p.r.names = append(p.r.names, nr)
+		return
+	}
+	p.r.names = append(p.r.names, nr)
+	acts := decide(mi, out, taking)
+	p.warns = append(p.warns, expansionWarnings(name, out, idx, acts)...)
+	oc := Outcome{Server: name, Action: actionName(mi, out, taking)}
+	for _, i := range out.From {
+		oc.From = append(oc.From, sideID(idx[i]))
+	}
+	for i, a := range acts {
+		if sd := idx[i]; sd == nil {
+			p.applyStore(name, a, &oc)
+		} else {
+			p.applyClient(sd, mi.Sides[i], name, a, &oc)
+		}
+	}
+	if out.Del {
+		if st.Base(storePath, name) != nil {
+			p.forgetBases = append(p.forgetBases, name)
+		}
+	} else {
+		p.bases = append(p.bases, out.Winner.server(name))
+	}
+	if len(oc.To) > 0 || len(oc.Removed) > 0 || len(oc.Kept) > 0 && out.Del && mi.Kind == hasBase {
+		p.r.Outcomes = append(p.r.Outcomes, oc)
+	}
+}
+
+func (p *planner) takeError(name, takeID, why string) {
+	d := canonical.Errorf("cannot take %s's version of %q: %s", takeID, name, why)
+	d.Detail = "choose the store or a client whose file holds it; 'mcpsync resolve' lists the open conflicts"
+	d.Server = name
+	p.warns = append(p.warns, d)
+}
+
+func (p *planner) applyStore(name string, a sideOut, oc *Outcome) {
+	switch a.Act {
+	case put:
+		p.opts.Store.Put(a.Want.server(name))
+		p.storeChanged = true
+		oc.To = append(oc.To, StoreSide)
+	case remove:
+		p.opts.Store.Remove(name)
+		p.storeChanged = true
+		oc.Removed = append(oc.Removed, StoreSide)
+	}
+}
+
+func (p *planner) applyClient(sd *side, s sideIn, name string, a sideOut, oc *Outcome) {
+	switch a.Act {
+	case put:
+		sd.putServer(a.Want.server(name))
+		oc.To = append(oc.To, sd.id)
+	case remove:
+		sd.removeServer(name)
+		oc.Removed = append(oc.Removed, sd.id)
+	case leave:
+		oc.Kept = append(oc.Kept, sd.id)
+	case keep:
+		// A managed entry the client edited, now settled everywhere: its
+		// snapshot follows, so that export sees no hand edit in it.
+		if s.Present && s.Managed && a.Ref == nil {
+			if cur, ok := sd.tp.Current.Get(name); ok && p.st.Managed(sd.path, sd.section)[name].Hash != state.Hash(cur) {
+				sd.want.Refresh = append(sd.want.Refresh, name)
+			}
+		}
+	}
+	rec := clientRecord{tp: sd.tp, path: sd.path, section: sd.section, key: sd.key, name: name}
+	if a.Ref != nil {
+		srv := a.Ref.server(name)
+		rec.ref = &srv // the references it expanded, not their values
+	}
+	p.r.clients = append(p.r.clients, rec)
+}
+
+// pruneExcluded removes, from clients the store's rules no longer allow a
+// server, the entries mcpsync wrote, unless edited since (as export --prune).
+func (p *planner) pruneExcluded() {
+	for _, sd := range p.sides {
 		for _, srv := range sd.tp.Current.Servers {
-			if opts.Store.Allows(sd.id, srv.Name) || len(opts.Servers) > 0 && !slices.Contains(opts.Servers, srv.Name) {
+			if p.opts.Store.Allows(sd.id, srv.Name) || len(p.opts.Servers) > 0 && !slices.Contains(p.opts.Servers, srv.Name) {
 				continue
 			}
-			r.clients = append(r.clients, clientRecord{tp: sd.tp, path: sd.path, section: sd.section, key: sd.key, name: srv.Name, forget: true})
-			m := st.Managed(sd.path, sd.section)[srv.Name]
+			p.r.clients = append(p.r.clients, clientRecord{tp: sd.tp, path: sd.path, section: sd.section, key: sd.key, name: srv.Name, forget: true})
+			m := p.st.Managed(sd.path, sd.section)[srv.Name]
 			if m == nil || m.Hash != state.Hash(srv) || sd.fresh {
 				continue
 			}
 			sd.removeServer(srv.Name)
-			r.Outcomes = append(r.Outcomes, Outcome{Server: srv.Name, Action: "removed", From: []string{StoreSide},
+			p.r.Outcomes = append(p.r.Outcomes, Outcome{Server: srv.Name, Action: "removed", From: []string{StoreSide},
 				Removed: []string{sd.id + " (excluded by the store's client rules)"}})
 		}
 	}
+}
 
+// syncOptions gathers what the plan writes: each changed section, the
+// store's new bytes, the bases.
+func (p *planner) syncOptions() emitters.SyncOptions {
+	storePath := p.opts.Store.Path
 	want := map[*emitters.TargetPlan]emitters.SyncWant{}
-	for _, sd := range sides {
+	for _, sd := range p.sides {
 		if sd.changed || len(sd.want.Refresh) > 0 {
 			want[sd.tp] = *sd.want
 		}
 	}
-	so := emitters.SyncOptions{Want: want, State: st, StorePath: storePath, Bases: bases, ForgetBases: forgetBases, Encode: opts.Encode}
-	if storeChanged {
-		after := opts.Store.Bytes()
+	so := emitters.SyncOptions{Want: want, State: p.st, StorePath: storePath, Bases: p.bases, ForgetBases: p.forgetBases, Encode: p.opts.Encode}
+	if p.storeChanged {
+		after := p.opts.Store.Bytes()
 		if _, ds := store.Parse(storePath, after); ds.HasErrors() {
 			d := canonical.Errorf("the edited store does not read back")
 			d.Detail = "this is a bug in mcpsync; nothing was written. First problem: " + ds.Errors()[0].Error()
-			warns = append(warns, d.At(canonical.Pos{File: storePath}))
+			p.warns = append(p.warns, d.At(canonical.Pos{File: storePath}))
 		}
-		so.Store = &emitters.StoreEdit{Path: storePath, Before: opts.Store.Original(), After: after}
+		so.Store = &emitters.StoreEdit{Path: storePath, Before: p.opts.Store.Original(), After: after}
 	}
-	r.Plan = emitters.PlanSync(in, so)
-	r.Plan.Diags = append(r.Plan.Diags, warns...)
-	r.Plan.Diags.Sort()
-	return r
+	return so
 }
 
 // bindClients makes a side of every section that takes part: its file
 // exists and holds something, or its client was named. Two clients reading
 // the same section of the same file are one side (the first).
-func bindClients(in *emitters.SyncInput, opts Options, st *state.State, r *Result) []*side {
+func bindClients(in *emitters.SyncInput, opts Options, r *Result) []*side {
 	var sides []*side
 	seen := map[string]bool{}
 	for _, tp := range in.Sections {
