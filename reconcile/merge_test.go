@@ -260,3 +260,25 @@ func TestMergeConvergesAfterTakeWithExpansion(t *testing.T) {
 		}
 	}
 }
+
+func TestOutcomeLine(t *testing.T) {
+	for _, tt := range []struct {
+		o    Outcome
+		want string
+	}{
+		{Outcome{Server: "gh", Action: "changed", From: []string{"cursor"}, To: []string{"store", "codex"}},
+			"gh: changed in cursor -> store, codex"},
+		{Outcome{Server: "gh", Action: "copied", To: []string{"opencode"}}, "gh: copied from store -> opencode"},
+		{Outcome{Server: "gh", Action: "removed", Removed: []string{"codex"}}, "gh: removed -> codex (catching up with an earlier sync)"},
+		{Outcome{Server: "gh", Action: "removed", From: []string{"store"}, Removed: []string{"cursor"}, Kept: []string{"vscode"}},
+			"gh: removed in store -> cursor; kept in vscode (an entry mcpsync did not write; remove it by hand if you no longer want it)"},
+		{Outcome{Server: "gh", Action: "disabled", From: []string{"store"}, To: []string{"codex"}, Removed: []string{"cursor"}},
+			"gh: disabled in store -> codex; removed from cursor (it has no way to turn a server off)"},
+		{Outcome{Server: "gh", Action: "resolved", From: []string{"vscode"}, To: []string{"store"}},
+			"gh: resolved with the version of vscode -> store"},
+	} {
+		if got := tt.o.Line(); got != tt.want {
+			t.Errorf("got  %s\nwant %s", got, tt.want)
+		}
+	}
+}

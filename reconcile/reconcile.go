@@ -706,12 +706,18 @@ func (o Outcome) Line() string {
 		}
 		b.WriteString(strings.Join(o.From, ", "))
 	}
+	if len(o.From) == 0 && o.Action == "copied" {
+		b.WriteString(" from " + StoreSide)
+	}
 	if len(o.To) > 0 {
 		b.WriteString(" -> " + strings.Join(o.To, ", "))
 	}
 	if len(o.Removed) > 0 {
 		if o.Action == "removed" {
 			b.WriteString(" -> " + strings.Join(o.Removed, ", "))
+			if len(o.From) == 0 {
+				b.WriteString(" (catching up with an earlier sync)")
+			}
 		} else {
 			why := "it cannot hold this server"
 			if o.Action == "disabled" {
