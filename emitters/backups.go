@@ -122,6 +122,13 @@ func readBackup(dir string) (*Backup, error) {
 	if err := json.Unmarshal(data, &m); err != nil {
 		return nil, err
 	}
+	for _, r := range m.Files {
+		// A record names an absolute client file and a copy inside this
+		// directory; anything else is a damaged (or forged) manifest.
+		if !filepath.IsAbs(r.Path) || r.Backup != "" && (r.Backup != filepath.Base(r.Backup) || r.Backup == ".." || r.Backup == "." || r.Backup == ManifestName) {
+			return nil, fmt.Errorf("%s: damaged manifest (record %q)", dir, r.Path)
+		}
+	}
 	return &Backup{ID: filepath.Base(dir), Dir: dir, At: m.At, Command: m.Command, Files: m.Files}, nil
 }
 
