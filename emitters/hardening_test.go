@@ -314,3 +314,21 @@ func TestPlanWriteIsBackedUpAndDriftChecked(t *testing.T) {
 		t.Fatalf("Apply = %v, want a drift error", err)
 	}
 }
+
+func TestWritingASecretIntoAReadableFileWarns(t *testing.T) {
+	sb := newSandbox(t)
+	path := sb.write(".a", "# mine\n")
+	os.Chmod(path, 0o644)
+	srv := stdio("gh", "npx")
+	srv.Env = map[string]string{"GITHUB_TOKEN": "ghp_R8kq2Lm9Xv4TzW7bN1cP5sD3fG6hJ0aQeY2u"}
+	p := sb.plan([]Target{sb.target(lineAdapter{id: "a"}, "")}, []canonical.Server{srv}, nil)
+	w := p.Diags.Warnings()
+	if len(w) != 1 || !strings.Contains(w[0].Summary, "readable by every user of this machine (mode 0644) and will hold a literal secret (env GITHUB_TOKEN holds a GitHub token (ghp_***))") ||
+		!strings.Contains(w[0].Detail, "chmod 600") || strings.Contains(w[0].Error(), "R8kq2") {
+		t.Fatalf("warnings %v", w)
+	}
+	os.Chmod(path, 0o600)
+	if w := sb.plan([]Target{sb.target(lineAdapter{id: "a"}, "")}, []canonical.Server{srv}, nil).Diags.Warnings(); len(w) != 0 {
+		t.Fatalf("a private file: %v", w)
+	}
+}

@@ -210,6 +210,7 @@ func PlanExport(targets []Target, opts ExportOptions) *Plan {
 		planFileExport(fc, group, opts, exported, pruned)
 		if fc.Changed() && !fc.Diags.HasErrors() {
 			fc.Diags = append(fc.Diags, checkWritable(fc, clientNames(group))...)
+			fc.Diags = append(fc.Diags, readableSecrets(fc)...)
 		}
 		p.Diags = append(p.Diags, fc.Diags...)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/emitters/state"
 	"github.com/mcpsync/mcpsync/internal/atomicfile"
+	"github.com/mcpsync/mcpsync/internal/secrets"
 )
 
 var resolvePath = atomicfile.Resolve
@@ -281,6 +282,29 @@ func checkWritable(fc *FileChange, clients string) canonical.Diagnostics {
 		ds = append(ds, d.At(canonical.Pos{File: fc.Path}))
 	}
 	return ds
+}
+
+// readableSecrets warns when a file every user of the machine can read is
+// about to hold a literal secret mcpsync writes into it: the write keeps
+// the file's mode, so the secret would be readable by all.
+func readableSecrets(fc *FileChange) canonical.Diagnostics {
+	if fc.Before == nil || fc.After == nil || fc.Mode&0o004 == 0 {
+		return nil
+	}
+	for _, tp := range fc.Targets {
+		for _, srv := range tp.After.Servers {
+			fs := secrets.ScanServer(srv)
+			if len(fs) == 0 || !bytes.Contains(fc.After, []byte(fs[0].Value)) {
+				continue
+			}
+			d := canonical.Warnf("%s is readable by every user of this machine (mode %04o) and will hold a literal secret (%s)",
+				fc.Path, fc.Mode, fs[0].Describe())
+			d.Server = srv.Name
+			d.Detail = "make it private with: chmod 600 " + shellQuote(fc.Path) + "; better, keep the secret out of it: 'mcpsync doctor' says how"
+			return canonical.Diagnostics{d.At(canonical.Pos{File: fc.Path})}
+		}
+	}
+	return nil
 }
 
 // existingDir returns dir, or its nearest ancestor that exists (where

@@ -195,6 +195,7 @@ func (a *App) storeServers(scope canonical.Scope, servers []canonical.Server, fo
 	if err != nil {
 		return err
 	}
+	a.warnLiteralSecrets(servers)
 	where := a.storeDisplay(st.Path)
 	var outcomes []addOutcome
 	var taken []string

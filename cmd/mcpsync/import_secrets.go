@@ -96,6 +96,24 @@ func (a *App) scanImportSecrets(ad formats.Adapter, incoming canonical.Set, extr
 	return ex
 }
 
+// warnLiteralSecrets says, for servers about to be stored, which hold a
+// literal secret, and how to store a reference instead.
+func (a *App) warnLiteralSecrets(servers []canonical.Server) {
+	var ds canonical.Diagnostics
+	for _, srv := range servers {
+		for _, f := range secrets.ScanServer(srv) {
+			d := canonical.Warnf("%s; it is stored as it is", f.Describe())
+			d.Server, d.Field = srv.Name, f.Field
+			d.Detail = fmt.Sprintf("store a reference instead, ${%s} (for example --env 'NAME=${%s}' or --header 'Authorization: Bearer ${%s}'), "+
+				"and set %s in the environment clients start from", f.Var, f.Var, f.Var, f.Var)
+			ds = append(ds, d.At(srv.Origin))
+		}
+	}
+	if len(ds) > 0 {
+		a.printDiagnostics(ds)
+	}
+}
+
 // positionOf is where value is written in data, at or after the server's
 // own position (the server's position when it cannot be found).
 func positionOf(data []byte, origin canonical.Pos, value string) canonical.Pos {
