@@ -3,6 +3,7 @@ package secrets
 import (
 	"math"
 	"regexp"
+	"sort"
 	"strings"
 )
 
@@ -65,63 +66,58 @@ type Field struct {
 
 // provider is one token format.
 type provider struct {
-	re     *regexp.Regexp // anchored at both ends
-	label  string
-	envVar string
-	kind   Kind
+	prefixes []string       // literal starts; the pattern is tried only where one is
+	re       *regexp.Regexp // anchored at the start
+	label    string
+	envVar   string
+	kind     Kind
 }
 
-// providerSpecs are the token formats, most specific first: the first whose
-// pattern matches a candidate names it.
-var providerSpecs = []struct{ pattern, label, envVar string }{
-	{`github_pat_[A-Za-z0-9_]{40,}`, "GitHub fine-grained token", "GITHUB_TOKEN"},
-	{`gh[pousr]_[A-Za-z0-9]{30,}`, "GitHub token", "GITHUB_TOKEN"},
-	{`sk-ant-[A-Za-z0-9_\-]{20,}`, "Anthropic API key", "ANTHROPIC_API_KEY"},
-	{`sk-or-v1-[A-Za-z0-9]{32,}`, "OpenRouter API key", "OPENROUTER_API_KEY"},
-	{`sk-(?:proj|svcacct|admin)-[A-Za-z0-9_\-]{20,}`, "OpenAI API key", "OPENAI_API_KEY"},
-	{`sk-[A-Za-z0-9]{32,}`, "OpenAI-style API key", "OPENAI_API_KEY"},
-	{`xoxb-[A-Za-z0-9\-]{10,}`, "Slack bot token", "SLACK_BOT_TOKEN"},
-	{`xox[aprs]-[A-Za-z0-9\-]{10,}`, "Slack token", "SLACK_TOKEN"},
-	{`xapp-[A-Za-z0-9\-]{10,}`, "Slack app token", "SLACK_APP_TOKEN"},
-	{`(?:AKIA|ASIA)[A-Z0-9]{16}`, "AWS access key id", "AWS_ACCESS_KEY_ID"},
-	{`AIza[A-Za-z0-9_\-]{35}`, "Google API key", "GOOGLE_API_KEY"},
-	{`glpat-[A-Za-z0-9_\-]{20,}`, "GitLab token", "GITLAB_TOKEN"},
-	{`(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`, "Stripe key", "STRIPE_SECRET_KEY"},
-	{`npm_[A-Za-z0-9]{36}`, "npm token", "NPM_TOKEN"},
-	{`hf_[A-Za-z0-9]{30,}`, "Hugging Face token", "HF_TOKEN"},
-	{`lin_api_[A-Za-z0-9]{30,}`, "Linear API key", "LINEAR_API_KEY"},
-	{`pplx-[A-Za-z0-9]{40,}`, "Perplexity API key", "PERPLEXITY_API_KEY"},
-	{`gsk_[A-Za-z0-9]{40,}`, "Groq API key", "GROQ_API_KEY"},
-	{`tvly-[A-Za-z0-9\-]{20,}`, "Tavily API key", "TAVILY_API_KEY"},
-	{`ntn_[A-Za-z0-9]{30,}`, "Notion token", "NOTION_TOKEN"},
-	{`sbp_[a-f0-9]{40}`, "Supabase access token", "SUPABASE_ACCESS_TOKEN"},
-	{`shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}`, "Shopify token", "SHOPIFY_ACCESS_TOKEN"},
-	{`SG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}`, "SendGrid API key", "SENDGRID_API_KEY"},
-	{`dop_v1_[a-f0-9]{64}`, "DigitalOcean token", "DIGITALOCEAN_TOKEN"},
-	{`figd_[A-Za-z0-9_\-]{30,}`, "Figma token", "FIGMA_API_KEY"},
-	{`ATATT[A-Za-z0-9_=\-]{30,}`, "Atlassian API token", "ATLASSIAN_API_TOKEN"},
-	{`sntrys_[A-Za-z0-9+/=_\-]{30,}`, "Sentry token", "SENTRY_AUTH_TOKEN"},
+// providerSpecs are the token formats, most specific first: where two
+// match at one place, the first names it.
+var providerSpecs = []struct {
+	prefixes             []string
+	pattern, label, vars string
+}{
+	{[]string{"github_pat_"}, `github_pat_[A-Za-z0-9_]{40,}`, "GitHub fine-grained token", "GITHUB_TOKEN"},
+	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, `gh[pousr]_[A-Za-z0-9]{30,}`, "GitHub token", "GITHUB_TOKEN"},
+	{[]string{"sk-ant-"}, `sk-ant-[A-Za-z0-9_\-]{20,}`, "Anthropic API key", "ANTHROPIC_API_KEY"},
+	{[]string{"sk-or-v1-"}, `sk-or-v1-[A-Za-z0-9]{32,}`, "OpenRouter API key", "OPENROUTER_API_KEY"},
+	{[]string{"sk-proj-", "sk-svcacct-", "sk-admin-"}, `sk-(?:proj|svcacct|admin)-[A-Za-z0-9_\-]{20,}`, "OpenAI API key", "OPENAI_API_KEY"},
+	{[]string{"sk-"}, `sk-[A-Za-z0-9]{32,}`, "OpenAI-style API key", "OPENAI_API_KEY"},
+	{[]string{"xoxb-"}, `xoxb-[A-Za-z0-9\-]{10,}`, "Slack bot token", "SLACK_BOT_TOKEN"},
+	{[]string{"xoxa-", "xoxp-", "xoxr-", "xoxs-"}, `xox[aprs]-[A-Za-z0-9\-]{10,}`, "Slack token", "SLACK_TOKEN"},
+	{[]string{"xapp-"}, `xapp-[A-Za-z0-9\-]{10,}`, "Slack app token", "SLACK_APP_TOKEN"},
+	{[]string{"AKIA", "ASIA"}, `(?:AKIA|ASIA)[A-Z0-9]{16}`, "AWS access key id", "AWS_ACCESS_KEY_ID"},
+	{[]string{"AIza"}, `AIza[A-Za-z0-9_\-]{35}`, "Google API key", "GOOGLE_API_KEY"},
+	{[]string{"glpat-"}, `glpat-[A-Za-z0-9_\-]{20,}`, "GitLab token", "GITLAB_TOKEN"},
+	{[]string{"sk_live_", "sk_test_", "rk_live_", "rk_test_"}, `(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`, "Stripe key", "STRIPE_SECRET_KEY"},
+	{[]string{"npm_"}, `npm_[A-Za-z0-9]{36}`, "npm token", "NPM_TOKEN"},
+	{[]string{"hf_"}, `hf_[A-Za-z0-9]{30,}`, "Hugging Face token", "HF_TOKEN"},
+	{[]string{"lin_api_"}, `lin_api_[A-Za-z0-9]{30,}`, "Linear API key", "LINEAR_API_KEY"},
+	{[]string{"pplx-"}, `pplx-[A-Za-z0-9]{40,}`, "Perplexity API key", "PERPLEXITY_API_KEY"},
+	{[]string{"gsk_"}, `gsk_[A-Za-z0-9]{40,}`, "Groq API key", "GROQ_API_KEY"},
+	{[]string{"tvly-"}, `tvly-[A-Za-z0-9\-]{20,}`, "Tavily API key", "TAVILY_API_KEY"},
+	{[]string{"ntn_"}, `ntn_[A-Za-z0-9]{30,}`, "Notion token", "NOTION_TOKEN"},
+	{[]string{"sbp_"}, `sbp_[a-f0-9]{40}`, "Supabase access token", "SUPABASE_ACCESS_TOKEN"},
+	{[]string{"shpat_", "shpca_", "shppa_", "shpss_"}, `shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}`, "Shopify token", "SHOPIFY_ACCESS_TOKEN"},
+	{[]string{"SG."}, `SG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}`, "SendGrid API key", "SENDGRID_API_KEY"},
+	{[]string{"dop_v1_"}, `dop_v1_[a-f0-9]{64}`, "DigitalOcean token", "DIGITALOCEAN_TOKEN"},
+	{[]string{"figd_"}, `figd_[A-Za-z0-9_\-]{30,}`, "Figma token", "FIGMA_API_KEY"},
+	{[]string{"ATATT"}, `ATATT[A-Za-z0-9_=\-]{30,}`, "Atlassian API token", "ATLASSIAN_API_TOKEN"},
+	{[]string{"sntrys_"}, `sntrys_[A-Za-z0-9+/=_\-]{30,}`, "Sentry token", "SENTRY_AUTH_TOKEN"},
 }
 
-var (
-	providers []provider
-	// tokenRE finds every candidate of every provider format and JWTs in
-	// one pass; providerFor then says which format matched.
-	tokenRE *regexp.Regexp
-	jwtRE   = regexp.MustCompile(`^eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}$`)
-)
-
-const jwtPattern = `eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`
+var providers []*provider
 
 func init() {
-	alts := make([]string, 0, len(providerSpecs)+1)
 	for _, p := range providerSpecs {
-		providers = append(providers, provider{re: regexp.MustCompile(`^(?:` + p.pattern + `)$`),
-			label: p.label, envVar: p.envVar, kind: KindKnownToken})
-		alts = append(alts, p.pattern)
+		providers = append(providers, &provider{prefixes: p.prefixes, re: regexp.MustCompile(`^(?:` + p.pattern + `)`),
+			label: p.label, envVar: p.vars, kind: KindKnownToken})
 	}
-	alts = append(alts, jwtPattern)
-	tokenRE = regexp.MustCompile(`(?:` + strings.Join(alts, `|`) + `)`)
+	providers = append(providers, &provider{prefixes: []string{"eyJ"},
+		re:    regexp.MustCompile(`^eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`),
+		label: "JWT", kind: KindJWT})
 }
 
 // knownPrefixes are the token prefixes Mask keeps visible, longest first.
@@ -130,17 +126,53 @@ var knownPrefixes = []string{"github_pat_", "lin_api_", "sk-proj-", "sk-ant-", "
 	"xapp-", "pplx-", "tvly-", "figd_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "npm_", "gsk_", "ntn_", "sbp_",
 	"AKIA", "ASIA", "AIza", "ATATT", "eyJ", "hf_", "sk-", "SG."}
 
-// providerFor names the format of a token match.
-func providerFor(tok string) (label, envVar string, kind Kind) {
+// tokenMatch is a provider token or JWT found in text.
+type tokenMatch struct {
+	start, end int
+	p          *provider
+}
+
+// findTokens returns the provider tokens and JWTs in text, in order, not
+// overlapping. Each format's pattern is tried only where its literal
+// prefix is, which keeps this cheap on the text of whole files.
+func findTokens(text string) []tokenMatch {
+	var out []tokenMatch
 	for _, p := range providers {
-		if p.re.MatchString(tok) {
-			return p.label, p.envVar, p.kind
+		for _, prefix := range p.prefixes {
+			for at := 0; ; {
+				i := strings.Index(text[at:], prefix)
+				if i < 0 {
+					break
+				}
+				i += at
+				if m := p.re.FindStringIndex(text[i:]); m != nil {
+					out = append(out, tokenMatch{i, i + m[1], p})
+				}
+				at = i + len(prefix)
+			}
 		}
 	}
-	if jwtRE.MatchString(tok) {
-		return "JWT", "", KindJWT
+	if len(out) < 2 {
+		return out
 	}
-	return "token", "", KindKnownToken
+	// Earliest first; at one place the more specific format (listed first).
+	order := make(map[*provider]int, len(providers))
+	for i, p := range providers {
+		order[p] = i
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].start != out[j].start {
+			return out[i].start < out[j].start
+		}
+		return order[out[i].p] < order[out[j].p]
+	})
+	kept := out[:1]
+	for _, m := range out[1:] {
+		if m.start >= kept[len(kept)-1].end {
+			kept = append(kept, m)
+		}
+	}
+	return kept
 }
 
 // refRE matches a reference in any client's spelling; what it matches is
@@ -253,16 +285,11 @@ var (
 func (s *scanner) piece(start, end int) {
 	text := s.value[start:end]
 	// 1. Provider formats and JWTs.
-	for _, m := range tokenRE.FindAllStringIndex(text, -1) {
-		if !tokenBoundary(text, m[0], m[1]) {
+	for _, m := range findTokens(text) {
+		if !tokenBoundary(text, m.start, m.end) || placeholderToken(text[m.start:m.end]) {
 			continue
 		}
-		tok := text[m[0]:m[1]]
-		if placeholderToken(tok) {
-			continue
-		}
-		label, envVar, kind := providerFor(tok)
-		s.add(kind, label, envVar, start+m[0], start+m[1])
+		s.add(m.p.kind, m.p.label, m.p.envVar, start+m.start, start+m.end)
 	}
 	// 2. Credentials in URLs.
 	if strings.Contains(text, "://") {
@@ -281,9 +308,11 @@ func (s *scanner) piece(start, end int) {
 		}
 	}
 	// 3. Scheme credentials: Bearer …, Basic …, Token ….
-	for _, m := range credentialRE.FindAllStringSubmatchIndex(text, -1) {
-		if cred := text[m[4]:m[5]]; !placeholder(cred) && tokenLike(cred) {
-			s.add(KindCredential, strings.ToLower(text[m[2]:m[3]])+" credential", "", start+m[4], start+m[5])
+	if hasSchemeWord(text) {
+		for _, m := range credentialRE.FindAllStringSubmatchIndex(text, -1) {
+			if cred := text[m[4]:m[5]]; !placeholder(cred) && tokenLike(cred) {
+				s.add(KindCredential, strings.ToLower(text[m[2]:m[3]])+" credential", "", start+m[4], start+m[5])
+			}
 		}
 	}
 	// 4. A literal in a field named like a secret.
@@ -338,6 +367,24 @@ func runByte(c byte, pathLike bool) bool {
 	return false
 }
 
+// hasSchemeWord reports whether text holds Bearer, Basic or Token (any
+// case) followed by white space: the start of a scheme credential.
+func hasSchemeWord(text string) bool {
+	for i := 0; i+6 <= len(text); i++ {
+		switch text[i] | 0x20 {
+		case 'b', 't':
+		default:
+			continue
+		}
+		for _, w := range []string{"bearer", "basic", "token"} {
+			if len(text)-i > len(w) && strings.EqualFold(text[i:i+len(w)], w) && (text[i+len(w)] == ' ' || text[i+len(w)] == '\t') {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // tokenBoundary reports whether text[i:j] is not part of a longer word.
 func tokenBoundary(text string, i, j int) bool {
 	if i > 0 && isWordByte(text[i-1]) {
@@ -371,6 +418,10 @@ func cutScheme(v string) (scheme, rest string, ok bool) {
 	return "", v, false
 }
 
+// separators are dropped from names before they are compared: api_key,
+// api-key and apiKey are one name.
+var separators = strings.NewReplacer("_", "", "-", "", ".", "")
+
 // secretName reports whether a field name says that its value is a secret:
 // API_KEY, x-api-key, --token, accessToken, DB_PASSWORD. Names that say
 // where a secret is (TOKEN_FILE, KEY_PATH, bearer_token_env_var) or that
@@ -380,7 +431,7 @@ func secretName(name string) bool {
 	if k == "" {
 		return false
 	}
-	n := strings.NewReplacer("_", "", "-", "", ".", "").Replace(k)
+	n := separators.Replace(k)
 	for _, w := range []string{"file", "path", "dir", "url", "uri", "env", "envvar", "envvars", "var", "name", "id",
 		"type", "count", "limit", "size", "length", "ttl", "timeout", "expiry", "expiration", "expires", "endpoint",
 		"host", "port", "mode", "format", "scope", "scopes", "header", "prefix", "tokens", "enabled", "required",

@@ -55,6 +55,31 @@ var (
 	lineQuery      = regexp.MustCompile(`([?&])([A-Za-z0-9_.\-]+)(=)([^&#\s"'<>\\]+)`)
 )
 
+// replaceMatches rewrites every match of re in s with what fn returns for
+// it; fn gets the submatch groups (missing groups are ""). One pass.
+func replaceMatches(re *regexp.Regexp, s string, fn func(g []string) string) string {
+	ms := re.FindAllStringSubmatchIndex(s, -1)
+	if ms == nil {
+		return s
+	}
+	var b strings.Builder
+	at := 0
+	g := make([]string, re.NumSubexp()+1)
+	for _, m := range ms {
+		for i := range g {
+			g[i] = ""
+			if m[2*i] >= 0 {
+				g[i] = s[m[2*i]:m[2*i+1]]
+			}
+		}
+		b.WriteString(s[at:m[0]])
+		b.WriteString(fn(g))
+		at = m[1]
+	}
+	b.WriteString(s[at:])
+	return b.String()
+}
+
 // MaskLine hides the secret-looking literals on one line of text (a diff
 // line, a message, a line of JSON): values of keys named like secrets
 // ("token": "…", API_KEY = "…", key: …, --api-key=…, "--token", "…"),
@@ -67,30 +92,26 @@ func MaskLine(line string) string {
 		return line
 	}
 	if strings.ContainsAny(line, ":=") {
-		line = quotedPair.ReplaceAllStringFunc(line, func(m string) string {
-			g := quotedPair.FindStringSubmatch(m)
-			return maskPair(g[1], g[2], g[3], g[4], g[5], m)
+		line = replaceMatches(quotedPair, line, func(g []string) string {
+			return maskPair(g[1], g[2], g[3], g[4], g[5], g[0])
 		})
 		if strings.Contains(line, "'") {
-			line = singleQuotedPair.ReplaceAllStringFunc(line, func(m string) string {
-				g := singleQuotedPair.FindStringSubmatch(m)
-				return maskPair(g[1], g[2], g[3], g[4], g[5], m)
+			line = replaceMatches(singleQuotedPair, line, func(g []string) string {
+				return maskPair(g[1], g[2], g[3], g[4], g[5], g[0])
 			})
 		}
 		if g := yamlPair.FindStringSubmatch(line); g != nil {
 			line = maskPair(g[1], g[2], g[3], g[4], g[5], line)
 		}
 		if strings.Contains(line, "=") {
-			line = assignPair.ReplaceAllStringFunc(line, func(m string) string {
-				g := assignPair.FindStringSubmatch(m)
-				return maskPair(g[1], g[2], g[3], g[4], "", m)
+			line = replaceMatches(assignPair, line, func(g []string) string {
+				return maskPair(g[1], g[2], g[3], g[4], "", g[0])
 			})
 		}
 	}
 	if strings.Contains(line, "-") && strings.Contains(line, ",") {
-		line = flagPair.ReplaceAllStringFunc(line, func(m string) string {
-			g := flagPair.FindStringSubmatch(m)
-			return maskPair(g[1], g[2], g[3], g[4], g[5], m)
+		line = replaceMatches(flagPair, line, func(g []string) string {
+			return maskPair(g[1], g[2], g[3], g[4], g[5], g[0])
 		})
 	}
 	return maskTokens(line)
@@ -210,47 +231,43 @@ func maskTokens(line string) string {
 	if len(line) < 8 || len(line) > 1<<20 {
 		return line
 	}
-	if ms := tokenRE.FindAllStringIndex(line, -1); ms != nil {
+	if ms := findTokens(line); ms != nil {
 		var b strings.Builder
 		at := 0
 		for _, m := range ms {
-			tok := line[m[0]:m[1]]
-			if !tokenBoundary(line, m[0], m[1]) || placeholderToken(tok) {
+			tok := line[m.start:m.end]
+			if !tokenBoundary(line, m.start, m.end) || placeholderToken(tok) {
 				continue
 			}
-			b.WriteString(line[at:m[0]])
+			b.WriteString(line[at:m.start])
 			b.WriteString(Mask(tok))
-			at = m[1]
+			at = m.end
 		}
 		b.WriteString(line[at:])
 		line = b.String()
 	}
-	lower := strings.ToLower(line)
-	if strings.Contains(lower, "bearer") || strings.Contains(lower, "basic") || strings.Contains(lower, "token") {
-		line = lineCredential.ReplaceAllStringFunc(line, func(m string) string {
-			g := lineCredential.FindStringSubmatch(m)
+	if hasSchemeWord(line) {
+		line = replaceMatches(lineCredential, line, func(g []string) string {
 			cred := g[3]
 			if strings.Contains(cred, Marker) || placeholder(cred) || !tokenLike(cred) {
-				return m
+				return g[0]
 			}
 			return g[1] + g[2] + Mask(cred)
 		})
 	}
 	if strings.Contains(line, "://") && strings.Contains(line, "@") {
-		line = lineUserinfo.ReplaceAllStringFunc(line, func(m string) string {
-			g := lineUserinfo.FindStringSubmatch(m)
+		line = replaceMatches(lineUserinfo, line, func(g []string) string {
 			if strings.Contains(g[2], Marker) || IsReference(g[2]) || placeholder(g[2]) {
-				return m
+				return g[0]
 			}
 			return g[1] + Mask(g[2]) + g[3]
 		})
 	}
 	if strings.ContainsAny(line, "?&") && strings.Contains(line, "=") {
-		line = lineQuery.ReplaceAllStringFunc(line, func(m string) string {
-			g := lineQuery.FindStringSubmatch(m)
+		line = replaceMatches(lineQuery, line, func(g []string) string {
 			v := g[4]
 			if !queryName(g[2]) || strings.Contains(v, Marker) || len(v) < 6 || IsReference(v) || placeholder(v) {
-				return m
+				return g[0]
 			}
 			return g[1] + g[2] + g[3] + Mask(v)
 		})
