@@ -40,8 +40,14 @@ func drift(entries []entry, stores map[canonical.Scope]*store.Store, os string) 
 				if !st.Allows(e.client.ID(), e.srv.Name) {
 					continue
 				}
+				caps := e.client.Capabilities()
+				if len(differing(want, e.srv, caps, caps)) == 0 {
+					continue // the usual case, without encoding anything
+				}
+				// Compare with what the client would read back, so that what it
+				// cannot express (a cwd for Claude Code) is no difference.
 				view := clientView(e.client, e.loc, want, os)
-				if fields := differing(view, e.srv, e.client.Capabilities(), e.client.Capabilities()); len(fields) > 0 {
+				if fields := differing(view, e.srv, caps, caps); len(fields) > 0 {
 					out = append(out, storeDrift(e, st, fields))
 				}
 				continue
