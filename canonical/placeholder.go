@@ -354,6 +354,12 @@ func renderEnv(d Dialect, name, def string, withDefault bool, s Segment, problem
 		if withDefault {
 			return "${" + name + ":-" + def + "}"
 		}
+		if _, clash := builtinNames[name]; clash && d.Name == DialectCanonical.Name {
+			// ${userHome} is the editor builtin in canonical form; an
+			// environment variable of that name ($userHome in a Gemini file)
+			// keeps its meaning as ${env:userHome}.
+			return "${env:" + name + "}"
+		}
 		return "${" + name + "}"
 	}
 	*problems = append(*problems, RenderProblem{s, "the client expands no references; ${" + name + "} would reach the server literally"})
