@@ -369,8 +369,49 @@ func (w *Watcher) rescan() bool {
 }
 
 // arm computes which directories to watch for which names, and adds and
-// removes watches to match.
+// removes watches to match. A directory created between computing and
+// adding a watch on its parent would go unseen (its event came before the
+// watch), so arm repeats until what it watches is what it computed.
 func (w *Watcher) arm() {
+	for range 10 {
+		if !w.armOnce() {
+			return
+		}
+	}
+}
+
+// armOnce arms once and reports whether the directories to watch changed
+// meanwhile.
+func (w *Watcher) armOnce() bool {
+	interest := w.interestNow()
+	for dir := range w.watched {
+		if _, ok := interest[dir]; !ok {
+			w.fsw.Remove(dir)
+			delete(w.watched, dir)
+		}
+	}
+	for dir := range interest {
+		if w.watched[dir] && slices.Contains(w.fsw.WatchList(), dir) {
+			continue
+		}
+		if err := w.fsw.Add(dir); err != nil {
+			w.report(fmt.Errorf("cannot watch %s: %w", dir, err))
+			continue
+		}
+		w.watched[dir] = true
+	}
+	w.interest = interest
+	for dir := range w.interestNow() {
+		if _, ok := interest[dir]; !ok {
+			return true
+		}
+	}
+	return false
+}
+
+// interestNow maps each directory to watch to the names in it that matter
+// and the watched files each name concerns.
+func (w *Watcher) interestNow() map[string]map[string][]string {
 	interest := map[string]map[string][]string{}
 	note := func(dir, base, p string) {
 		if interest[dir] == nil {
@@ -390,23 +431,7 @@ func (w *Watcher) arm() {
 			note(dir, base, p)
 		}
 	}
-	for dir := range w.watched {
-		if _, ok := interest[dir]; !ok {
-			w.fsw.Remove(dir)
-			delete(w.watched, dir)
-		}
-	}
-	for dir := range interest {
-		if w.watched[dir] && slices.Contains(w.fsw.WatchList(), dir) {
-			continue
-		}
-		if err := w.fsw.Add(dir); err != nil {
-			w.report(fmt.Errorf("cannot watch %s: %w", dir, err))
-			continue
-		}
-		w.watched[dir] = true
-	}
-	w.interest = interest
+	return interest
 }
 
 // nearestExisting walks up from dir to a directory that exists, and

@@ -326,7 +326,7 @@ func TestWatchHalfWrittenFileIsNotPropagated(t *testing.T) {
 	full := cursorWith("--complete")
 	e.write(cursorFile, full[:len(full)/2]) // a client caught mid-write
 	// first attempt plus 5 retries, 2×debounce apart; all not ready
-	deadline := time.Now().Add(20 * debounce)
+	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) && !strings.Contains(e.stderr.String(), "waiting for the next change") {
 		time.Sleep(5 * time.Millisecond)
 	}
