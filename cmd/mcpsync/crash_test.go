@@ -225,7 +225,9 @@ func (h *crashHome) tempFiles() []string {
 // set back. Temporary files a killed run leaves are never read by a client
 // and are removed by the next write.
 func TestKilledExportLeavesEveryFileWhole(t *testing.T) {
-	iterations := 200
+	// 100 runs by default (about 40 s on two busy cores), 20 with -short;
+	// MCPSYNC_CRASH_ITERATIONS=1000 for a longer soak.
+	iterations := 100
 	if testing.Short() {
 		iterations = 20
 	}
