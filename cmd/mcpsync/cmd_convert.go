@@ -15,6 +15,8 @@ does not expand) go to standard error; errors name file:line:col and exit 1.
 
 Placeholders are translated: ${VAR} for Claude Code, ${env:VAR} for Cursor and
 VS Code, {env:VAR} for OpenCode, env_vars / bearer_token_env_var for Codex.
+The output is the file itself, so a literal value in it is printed as it is
+(every other mcpsync output masks secrets); 'mcpsync doctor' finds them.
 
 Examples:
   mcpsync convert --from cursor --to vscode ~/.cursor/mcp.json
