@@ -104,8 +104,14 @@ func (a *App) warnLiteralSecrets(servers []canonical.Server) {
 		for _, f := range secrets.ScanServer(srv) {
 			d := canonical.Warnf("%s; it is stored as it is", f.Describe())
 			d.Server, d.Field = srv.Name, f.Field
-			d.Detail = fmt.Sprintf("store a reference instead, ${%s} (for example --env 'NAME=${%s}' or --header 'Authorization: Bearer ${%s}'), "+
-				"and set %s in the environment clients start from", f.Var, f.Var, f.Var, f.Var)
+			how := ""
+			switch {
+			case strings.HasPrefix(f.Field, "env."):
+				how = fmt.Sprintf(" (--env '%s=${%s}')", strings.TrimPrefix(f.Field, "env."), f.Var)
+			case strings.HasPrefix(f.Field, "headers."):
+				how = fmt.Sprintf(" (--header '%s: …${%s}')", strings.TrimPrefix(f.Field, "headers."), f.Var)
+			}
+			d.Detail = fmt.Sprintf("store a reference instead, ${%s}%s, and set %s in the environment clients start from", f.Var, how, f.Var)
 			ds = append(ds, d.At(srv.Origin))
 		}
 	}
