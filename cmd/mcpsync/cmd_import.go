@@ -187,10 +187,6 @@ func (a *App) runImport(o importOptions) error {
 		return usageError{err}
 	}
 	client := ad.ID()
-	if o.extract && !dryRun && !o.showSecrets && !a.stdoutTTY {
-		return usagef("--extract-secrets prints each value once, in the export line to set, and stdout is not a terminal: " +
-			"add --show-secrets to print the values into the pipe, or --dry-run to see what would move")
-	}
 	if !dryRun {
 		// Held from reading the client's file to the last write.
 		lock, err := a.acquireLock()
@@ -212,6 +208,11 @@ func (a *App) runImport(o importOptions) error {
 		return err
 	}
 	ex := a.scanImportSecrets(ad, incoming, o.extract)
+	if o.extract && len(ex.moved) > 0 && !dryRun && !o.showSecrets && !a.stdoutTTY {
+		// The value leaves the file: it must reach the user, once.
+		return usagef("--extract-secrets prints each value once, in the export line to set, and stdout is not a terminal: " +
+			"add --show-secrets to print the values into the pipe, or --dry-run to see what would move; nothing was changed")
+	}
 	if o.extract {
 		incoming = ex.extracted
 	}
