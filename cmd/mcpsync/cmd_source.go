@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/mcpsync/mcpsync/canonical"
-	"github.com/mcpsync/mcpsync/internal/atomicfile"
+	"github.com/mcpsync/mcpsync/emitters"
 	"github.com/mcpsync/mcpsync/sources"
 	"github.com/mcpsync/mcpsync/store"
 	"github.com/urfave/cli/v3"
@@ -77,6 +77,11 @@ func (a *App) sourceCommand() *cli.Command {
 }
 
 func (a *App) runSourceAdd(src store.Source) error {
+	lock, err := a.acquireLock()
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
 	st, err := a.openStore(canonical.ScopeUser)
 	if err != nil {
 		return err
@@ -157,7 +162,18 @@ func (a *App) writeStoreText(st *store.Store, data []byte, name string, added bo
 		// The edit only appends or cuts a whole block; reaching this is a bug.
 		return fmt.Errorf("%s: the edited store does not read back as expected; nothing was written", a.storeDisplay(st.Path))
 	}
-	if err := atomicfile.WriteFile(st.Path, data, 0o600); err != nil {
+	// Backed up and checked against changes since it was read, like every
+	// write of the store (the caller holds the state lock).
+	var before []byte
+	if st.Exists {
+		before = append([]byte{}, st.Original()...)
+	}
+	p := emitters.PlanWrite(st.Path, before, data)
+	if err := p.Err(); err != nil {
+		a.printDiagnostics(p.Diags)
+		return reportedError{err}
+	}
+	if _, err := emitters.Apply(p, a.applyOptions(nil)); err != nil {
 		return fmt.Errorf("%s: cannot write the store: %w", a.storeDisplay(st.Path), err)
 	}
 	return nil
