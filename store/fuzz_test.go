@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"golang.org/x/text/unicode/norm"
 )
 
 // FuzzParse: Parse never panics; a store that parses is written back byte
@@ -115,6 +116,10 @@ func FuzzValueRoundTrip(f *testing.F) {
 		if !utf8.ValidString(v) || v == "" {
 			return
 		}
+		// HCL keeps text in Unicode normal form C (cty normalizes every
+		// string): "A" + U+0325 reads back as U+1E00. That is the store's
+		// documented form, so the value is compared in it.
+		v = norm.NFC.String(v)
 		srv := canonical.Server{Name: v, Command: v, Args: []string{v}, Env: map[string]string{v: v}, Cwd: v,
 			Extra: map[string]map[string]json.RawMessage{"c": {v: mustJSON(v)}}}
 		srv.Normalize()

@@ -196,6 +196,7 @@ func (a *App) storeServers(scope canonical.Scope, servers []canonical.Server, fo
 		return err
 	}
 	a.warnLiteralSecrets(servers)
+	a.warnNotNFC(servers)
 	where := a.storeDisplay(st.Path)
 	var outcomes []addOutcome
 	var taken []string

@@ -207,6 +207,7 @@ func (a *App) runImport(o importOptions) error {
 	if err != nil {
 		return err
 	}
+	a.warnNotNFC(incoming.Servers)
 	ex := a.scanImportSecrets(ad, incoming, o.extract)
 	if o.extract && len(ex.moved) > 0 && !dryRun && !o.showSecrets && !a.stdoutTTY {
 		// The value leaves the file: it must reach the user, once.

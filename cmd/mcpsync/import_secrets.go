@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"sort"
 	"strings"
 
 	"github.com/mcpsync/mcpsync/canonical"
@@ -14,6 +15,7 @@ import (
 	"github.com/mcpsync/mcpsync/emitters/state"
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/internal/secrets"
+	"golang.org/x/text/unicode/norm"
 )
 
 // importSecrets is what import found in the client's servers.
@@ -114,6 +116,44 @@ func (a *App) warnLiteralSecrets(servers []canonical.Server) {
 			d.Detail = fmt.Sprintf("store a reference instead, ${%s}%s, and set %s in the environment clients start from", f.Var, how, f.Var)
 			ds = append(ds, d.At(srv.Origin))
 		}
+	}
+	if len(ds) > 0 {
+		a.printDiagnostics(ds)
+	}
+}
+
+// warnNotNFC says which servers hold text that is not in Unicode normal
+// form C (decomposed accents, as macOS writes file names): the store keeps
+// text composed, since HCL normalizes every string, so the value changes
+// form on its way through the store (found by store's FuzzValueRoundTrip).
+func (a *App) warnNotNFC(servers []canonical.Server) {
+	var ds canonical.Diagnostics
+	for _, srv := range servers {
+		fields := map[string]string{"name": srv.Name, "command": srv.Command, "url": srv.URL, "cwd": srv.Cwd}
+		for i, v := range srv.Args {
+			fields[fmt.Sprintf("args[%d]", i)] = v
+		}
+		for k, v := range srv.Env {
+			fields["env."+k] = k + v
+		}
+		for k, v := range srv.Headers {
+			fields["headers."+k] = k + v
+		}
+		var bad []string
+		for f, v := range fields {
+			if !norm.NFC.IsNormalString(v) {
+				bad = append(bad, f)
+			}
+		}
+		if len(bad) == 0 {
+			continue
+		}
+		sort.Strings(bad)
+		d := canonical.Warnf("%s holds decomposed Unicode text; the store keeps it composed (NFC)", strings.Join(bad, ", "))
+		d.Server = srv.Name
+		d.Detail = "HCL normalizes every string, so clients get the composed form when mcpsync writes them; " +
+			"a path whose file name is stored decomposed (as on macOS) may then name another file on Linux"
+		ds = append(ds, d.At(srv.Origin))
 	}
 	if len(ds) > 0 {
 		a.printDiagnostics(ds)
