@@ -33,7 +33,21 @@
 //
 // # Apply
 //
-// See Apply: drift check, backups, atomic writes, rollback, state.
+// See Apply: drift check, backups, atomic writes, rollback, state. A file
+// the user made read-only, or one in a directory mcpsync cannot write, is
+// an error while planning, so that nothing at all is written.
+//
+// # Backups and restore
+//
+// Every apply first copies the old bytes of the files it changes to
+// StateDir/backups/<time>/, with a manifest of the files, the command and
+// what the state knew about each. ListBackups reads them; PlanRestore plans
+// bringing files back (undo the last write of a file, the last apply, or
+// everything as it was at a time), applied like any plan, so a restore is
+// itself backed up; PruneBackups keeps a Retention (by default the newest
+// 20 backups of each file, none older than 30 days but each file's newest),
+// and runs after every apply that wrote. PlanWrite plans writing a file that
+// is not a client's (the store) through the same pipeline.
 package emitters
 
 import (
