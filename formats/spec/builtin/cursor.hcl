@@ -1,10 +1,12 @@
-# Cursor (documented).
+# Cursor (documented). Cursor is a VS Code fork and reads mcp.json as JSONC,
+# as users rely on (commented-out servers are common in the wild), so
+# comments and trailing commas a user wrote are kept; mcpsync never adds any.
 #
 # Cursor detects the remote transport itself, so a remote entry is a plain
 # url; it reads ${env:VAR} and the editor variables.
 client "cursor" {
   display_name     = "Cursor"
-  format           = "json"
+  format           = "jsonc"
   placeholders     = "env-colon"
   servers          = ["mcpServers"]
   windows_cmd      = true
