@@ -86,7 +86,9 @@ func unbridge(command string, args []string) (canonical.Server, bool) {
 		return canonical.Server{}, false
 	}
 	i++
-	if i >= len(args) || strings.HasPrefix(args[i], "-") {
+	// mcp-remote takes an http(s) URL and expands nothing in it; anything
+	// else ("npx -y mcp-remote fuzz-arg") is a command line, kept as it is.
+	if i >= len(args) || !(strings.HasPrefix(strings.ToLower(args[i]), "https://") || strings.HasPrefix(strings.ToLower(args[i]), "http://")) {
 		return canonical.Server{}, false
 	}
 	s := canonical.Server{Transport: canonical.HTTP, URL: args[i]}
