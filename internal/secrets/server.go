@@ -371,12 +371,54 @@ func maskJSON(v any, name string, mask func(string, Field) string) any {
 // the servers, for masking text that shows them (a diff of their file).
 func ScrubberFor(sets ...canonical.Set) *Scrubber {
 	s := &Scrubber{}
+	seen := map[string]bool{}
 	for _, set := range sets {
 		for _, srv := range set.Servers {
+			// A plan holds each server many times (read, wanted, written,
+			// for every client): scan each definition once.
+			k := scanKey(srv)
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
 			for _, f := range ScanServer(srv) {
 				s.Add(f.Value)
 			}
 		}
 	}
 	return s
+}
+
+// scanKey is everything ScanServer looks at, as one string.
+func scanKey(srv canonical.Server) string {
+	var b strings.Builder
+	b.WriteString(srv.Name)
+	b.WriteByte(0)
+	b.WriteString(srv.Command)
+	for _, a := range srv.Args {
+		b.WriteByte(1)
+		b.WriteString(a)
+	}
+	b.WriteByte(0)
+	b.WriteString(srv.URL)
+	for _, m := range []map[string]string{srv.Env, srv.Headers} {
+		for _, k := range sortedKeys(m) {
+			b.WriteByte(2)
+			b.WriteString(k)
+			b.WriteByte(3)
+			b.WriteString(m[k])
+		}
+		b.WriteByte(0)
+	}
+	if srv.Auth.OAuth != nil {
+		b.WriteString(srv.Auth.OAuth.ClientSecret)
+	}
+	for _, c := range sortedKeys(srv.Extra) {
+		for _, k := range sortedKeys(srv.Extra[c]) {
+			b.WriteByte(4)
+			b.WriteString(c + "." + k)
+			b.Write(srv.Extra[c][k])
+		}
+	}
+	return b.String()
 }
