@@ -49,8 +49,8 @@ var wantProjectServers = map[string]wantServer{
 }
 
 func TestMoreClientsAcceptExport(t *testing.T) {
-	if os.Getenv("MCPSYNC_INTEROP") == "" {
-		t.Skip("SKIP: set MCPSYNC_INTEROP=1 to install Gemini CLI, Copilot CLI and Qwen Code from npm and check mcpsync's files with them")
+	if reason := interopOff(); reason != "" {
+		t.Skip(reason)
 	}
 	if runtime.GOOS == "windows" {
 		t.Skip("SKIP: the interop recipes are written for a POSIX shell environment")

@@ -20,15 +20,17 @@ import (
 // realCodex finds a Codex CLI to check our output against: $MCPSYNC_CODEX,
 // or the pinned one the interop test installs under the user cache.
 //
-// It runs only with MCPSYNC_INTEROP=1 or MCPSYNC_CODEX set: each check
-// starts Codex, which takes most of a second.
+// It runs whenever that Codex is there (the interop test installs it on
+// the first full run; .ci/run runs this test again after it), and not under
+// -short or with MCPSYNC_INTEROP=0: each check starts Codex, which takes
+// most of a second.
 func realCodex(t *testing.T) string {
 	t.Helper()
 	if p := os.Getenv("MCPSYNC_CODEX"); p != "" {
 		return p
 	}
-	if os.Getenv("MCPSYNC_INTEROP") != "1" {
-		t.Skip("checks against the real Codex CLI run with MCPSYNC_INTEROP=1 (or MCPSYNC_CODEX=/path/to/codex)")
+	if testing.Short() || os.Getenv("MCPSYNC_INTEROP") == "0" {
+		t.Skip("SKIP: -short or MCPSYNC_INTEROP=0 skips the checks against the real Codex CLI")
 	}
 	if cache, err := os.UserCacheDir(); err == nil {
 		p := filepath.Join(cache, "mcpsync-test", "npm-clients", "node_modules", ".bin", "codex")
@@ -36,7 +38,7 @@ func realCodex(t *testing.T) string {
 			return p
 		}
 	}
-	t.Skip("no Codex CLI: set MCPSYNC_CODEX, or run the interop test (MCPSYNC_INTEROP=1 go test ./interop) once to install it")
+	t.Skip("SKIP: no Codex CLI yet: set MCPSYNC_CODEX, or run go test ./interop once to install it")
 	return ""
 }
 
