@@ -151,6 +151,28 @@ type FileChooser interface {
 	ChooseFiles(locs []Location, exists func(path string) bool) []Location
 }
 
+// A SectionRemover is an Adapter whose server map sits under keys of a
+// larger file: "mcpServers" in Gemini's settings.json, "context_servers"
+// in Zed's, projects[dir].mcpServers in ~/.claude.json, "extensions:" in
+// Goose's config.yaml. Encode adds the missing keys when it writes the
+// first server into a file that has none; the emitters record how many it
+// added, and take them out again once the map is empty, so that connect
+// then disconnect gives the file back as it was. A key the file already
+// had is never removed, even empty: it is the user's (or the client's).
+type SectionRemover interface {
+	// MissingKeys reports how many of the keys leading to loc's server map
+	// data lacks, counted from the innermost: 0 when the map is there
+	// (even empty), all of them for an empty or missing file. Data that
+	// does not parse is 0.
+	MissingKeys(loc Location, data []byte) int
+	// RemoveEmptyKeys removes the outermost of the n innermost keys leading
+	// to loc's server map that holds nothing but the keys below it and an
+	// empty map: no other member, no element, no comment. The bytes go as
+	// if the key had never been added. It returns data unchanged when even
+	// the server map itself holds something.
+	RemoveEmptyKeys(loc Location, data []byte, n int) ([]byte, canonical.Diagnostics)
+}
+
 // Origin tells where an adapter was defined: built in, or a plugin file.
 type Origin struct {
 	Builtin bool   `json:"builtin"`

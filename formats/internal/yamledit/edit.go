@@ -263,8 +263,13 @@ func (e *editor) editEntries(k, v *yaml.Node, entries []entry, want []Entry) {
 		// An empty section is written [] or {}, which every client reads
 		// as "no servers", where a bare key would be null. Everything
 		// between the first and the last entry goes, comments about them
-		// included.
-		e.p.Delete(entries[0].start, entries[len(entries)-1].end)
+		// included; at the end of a file without a final line break, the
+		// break before them goes too, so that none is added.
+		start, end := entries[0].start, entries[len(entries)-1].end
+		if end == len(d.src) && !endsWithBreak(d.src) && start > d.base && endsWithBreak(d.src[:start]) {
+			start -= len(d.nl)
+		}
+		e.p.Delete(start, end)
 		colon := d.colonAfter(k)
 		if colon < 0 {
 			e.err = refuse("cannot find the colon after %s", e.section)
@@ -790,4 +795,72 @@ func oldAnon(d *Doc, section, nameKey string) []any {
 		}
 	}
 	return out
+}
+
+// RemoveEmptySection returns the file without the top-level key section
+// when it holds nothing: {}, [] or no value, on the key's own line, with no
+// comment there. The key's line goes whole; at the end of a file without a
+// final line break, the break before it goes instead, as appendSection put
+// it there. So a section that an edit added, once emptied, leaves the file
+// as it was before. ok is false, and the file unchanged, when the section
+// is missing or holds anything.
+func (d *Doc) RemoveEmptySection(section string) (out []byte, ok bool, err error) {
+	k, v := d.Lookup(section)
+	if k == nil || v == nil || k.Column != 1 || v.Line != k.Line || v.Anchor != "" || k.LineComment != "" || v.LineComment != "" {
+		return d.src, false, nil
+	}
+	switch {
+	case v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode:
+		if len(v.Content) > 0 {
+			return d.src, false, nil
+		}
+	case v.Kind == yaml.ScalarNode && v.Tag == "!!null":
+	default:
+		return d.src, false, nil
+	}
+	if err := d.Editable(); err != nil {
+		return d.src, false, refuse("%v", err)
+	}
+	line := k.Line - 1
+	if strings.Contains(d.lineText(line), "#") {
+		return d.src, false, nil
+	}
+	start, end := d.lines[line], d.lineEnd(line)
+	if line+1 < len(d.lines) && d.lines[line+1] == end && end < len(d.src) && d.indentOf(line+1) > 0 && !d.blank(line+1) {
+		return d.src, false, nil // lines below belong to the section (comments): they are the user's
+	}
+	if end == len(d.src) && !endsWithBreak(d.src) && start > d.base {
+		start -= len(d.nl)
+	}
+	var p splice.List
+	p.Delete(start, end)
+	out, err = p.Apply(d.src)
+	if err != nil {
+		return d.src, false, refuse("%v", err)
+	}
+	nd, err := Parse(out)
+	if err != nil {
+		return d.src, false, refuse("the edited file would not parse: %v", err)
+	}
+	before, _ := d.Value.(map[string]any)
+	after, _ := nd.Value.(map[string]any)
+	if _, still := after[section]; still || !reflect.DeepEqual(withoutKey(before, section), withoutKey(after, section)) {
+		return d.src, false, refuse("removing %s would change the file elsewhere", section)
+	}
+	return out, true, nil
+}
+
+// HasSection reports whether data parses and its top level has the key
+// section (whatever its value). A file that does not parse counts as
+// having it: nothing is added to or removed from it.
+func HasSection(data []byte, section string) bool {
+	d, err := Parse(data)
+	if err != nil {
+		return true
+	}
+	if d.Root == nil {
+		return false
+	}
+	k, _ := d.Lookup(section)
+	return k != nil || d.Root.Kind != yaml.MappingNode
 }
