@@ -207,7 +207,11 @@ func (fc *FileChange) write() error {
 			}
 			return atomicfile.WriteFile(fc.Path, []byte{}, NewFileMode)
 		}
-		return os.Remove(fc.Path)
+		if err := os.Remove(fc.Path); err != nil {
+			return err
+		}
+		removeEmptyDirs(fc.removeDirs)
+		return nil
 	}
 	// An existing file keeps its mode; a new one gets fc.Mode, which is
 	// NewFileMode unless a restore brings back a file that had another.
@@ -215,7 +219,46 @@ func (fc *FileChange) write() error {
 	if mode == 0 {
 		mode = NewFileMode
 	}
-	return atomicfile.WriteFile(fc.Path, fc.After, mode)
+	var dirs []string
+	if fc.Before == nil {
+		dirs = missingDirs(fc.Path)
+	}
+	if err := atomicfile.WriteFile(fc.Path, fc.After, mode); err != nil {
+		return err
+	}
+	fc.createdDirs = dirs
+	return nil
+}
+
+// missingDirs lists the directories that writing path creates (those on
+// the way to the file it resolves to that do not exist), innermost first.
+func missingDirs(path string) []string {
+	real, err := atomicfile.Resolve(path)
+	if err != nil {
+		return nil
+	}
+	var dirs []string
+	for dir := filepath.Dir(real); ; dir = filepath.Dir(dir) {
+		if _, err := os.Lstat(dir); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		dirs = append(dirs, dir)
+		if filepath.Dir(dir) == dir {
+			break
+		}
+	}
+	return dirs
+}
+
+// removeEmptyDirs removes dirs in order (innermost first) while they are
+// empty; the first one that holds anything, and so every one above it,
+// stays.
+func removeEmptyDirs(dirs []string) {
+	for _, dir := range dirs {
+		if os.Remove(dir) != nil {
+			return
+		}
+	}
 }
 
 // backup copies the old bytes of every changed file into a new timestamped
@@ -282,6 +325,9 @@ func rollback(done []*FileChange, m BackupManifest, dir string, cause error) err
 		var err error
 		if fc.Before == nil {
 			err = os.Remove(fc.Path)
+			if err == nil {
+				removeEmptyDirs(fc.createdDirs)
+			}
 		} else {
 			err = atomicfile.WriteFile(fc.Path, fc.Before, fc.Mode)
 		}
@@ -346,7 +392,11 @@ func (p *Plan) record(st *state.State, at time.Time) {
 			f := st.EnsureFile(fc.Path)
 			f.SHA256, f.Written = state.HashBytes(fc.After), at
 			if fc.Before == nil {
-				f.Created = true
+				// A new file: what was known of an earlier one there is moot.
+				f.Created, f.CreatedDirs, f.AddedKeys = true, fc.createdDirs, nil
+			}
+			for _, tp := range fc.Targets {
+				f.RecordKeys(SectionKey(tp.Target.Location), tp.addedKeys, tp.keysRemoved)
 			}
 		}
 		if f := st.File(fc.Path); f != nil && len(f.Sections) == 0 && f.SHA256 == "" {

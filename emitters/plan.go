@@ -131,6 +131,11 @@ type TargetPlan struct {
 	// State changes to record when the plan is applied.
 	manage map[string]*state.Entry
 	forget []string
+	// addedKeys counts the keys leading to the server map that this plan
+	// adds to the file; keysRemoved says it removes those mcpsync added
+	// before (see formats.SectionRemover).
+	addedKeys   int
+	keysRemoved bool
 }
 
 // FileChange is the plan for one file: its bytes before and after.
@@ -153,6 +158,11 @@ type FileChange struct {
 	// raw marks a file that is not a client's (the store): Apply backs it
 	// up and writes it, and the state does not record it.
 	raw bool
+	// createdDirs are the directories the write of a new file created;
+	// removeDirs those to remove, each while empty, once the file is
+	// deleted (the ones mcpsync created for it), innermost first.
+	createdDirs []string
+	removeDirs  []string
 	// restored is the backup record a restore brings back.
 	restored *BackupRecord
 }
@@ -359,8 +369,85 @@ func planFileExport(fc *FileChange, group []Target, opts ExportOptions, exported
 		f := opts.State.File(fc.Path)
 		if f != nil && f.Created && (f.SHA256 == fc.BeforeHash || isEmptyShape(group, cur, opts.Encode)) {
 			fc.Kind, fc.After = Delete, nil
+			fc.removeDirs = f.CreatedDirs
+			return
 		}
 	}
+	// A file that stays loses the keys mcpsync added to reach a server map
+	// that is empty now ("mcpServers": {} in a Gemini settings.json that
+	// had only a theme).
+	if opts.Prune && fc.Before != nil {
+		fc.dropAddedKeys(opts.State, func(*TargetPlan) bool { return true })
+	}
+}
+
+// dropAddedKeys removes, from each eligible section left without a server,
+// the keys leading to its map that mcpsync added to the file (recorded in
+// the state), through the adapter (formats.SectionRemover), and updates
+// fc.After and fc.Kind. A removal that would change what any section of
+// the file holds is not made.
+func (fc *FileChange) dropAddedKeys(st *state.State, eligible func(*TargetPlan) bool) {
+	f := st.File(fc.Path)
+	cur := fc.After
+	for _, tp := range fc.Targets {
+		if !eligible(tp) || tp.After.Len() > 0 || cur == nil {
+			continue
+		}
+		n := tp.addedKeys
+		if f != nil {
+			n = max(n, f.AddedKeys[SectionKey(tp.Target.Location)])
+		}
+		sr, ok := tp.Target.Adapter.(formats.SectionRemover)
+		if n == 0 || !ok {
+			continue
+		}
+		out, ds := sr.RemoveEmptyKeys(tp.Target.Location, cur, n)
+		if ds.HasErrors() || bytes.Equal(out, cur) || !sameSections(fc.Targets, out) {
+			continue
+		}
+		cur = out
+		tp.keysRemoved = true
+	}
+	fc.After = cur
+	switch {
+	case fc.Before == nil || fc.After == nil:
+	case !bytes.Equal(fc.Before, fc.After):
+		fc.Kind = Modify
+	default:
+		fc.Kind = Unchanged
+	}
+}
+
+// sameSections reports whether data still reads, for every section of the
+// file, as the plan left it.
+func sameSections(tps []*TargetPlan, data []byte) bool {
+	for _, tp := range tps {
+		got, ds := tp.Target.Adapter.Decode(tp.Target.Location, data)
+		if ds.HasErrors() || got.Len() != tp.After.Len() {
+			return false
+		}
+		for _, srv := range tp.After.Servers {
+			if g, ok := got.Get(srv.Name); !ok || state.Hash(g) != state.Hash(srv) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// addedKeys reports how many keys leading to the target's server map the
+// edit from before to after added (formats.SectionRemover); 0 for clients
+// whose map is the whole file.
+func addedKeys(t Target, before, after []byte) int {
+	sr, ok := t.Adapter.(formats.SectionRemover)
+	if !ok || bytes.Equal(before, after) {
+		return 0
+	}
+	missing := sr.MissingKeys(t.Location, before)
+	if missing == 0 {
+		return 0
+	}
+	return max(0, missing-sr.MissingKeys(t.Location, after))
 }
 
 // isEmptyShape reports whether data is exactly what the targets' adapters
@@ -488,6 +575,9 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 		return nil, false
 	}
 	tp.After = after
+	if len(adds) > 0 {
+		tp.addedKeys = addedKeys(t, data, out)
+	}
 	for _, name := range adds {
 		tp.recordWritten(name, client, after, Add)
 		writtenHere[name] = true

@@ -191,6 +191,11 @@ func restoreChange(b *Backup, rec BackupRecord, lastWritten string, o RestoreOpt
 		return fc, nil
 	case want == nil:
 		fc.Kind = Delete
+		if o.State != nil {
+			if f := o.State.File(rec.Path); f != nil {
+				fc.removeDirs = f.CreatedDirs // the directories made for it go with it
+			}
+		}
 	case cur == nil:
 		fc.Kind = Create
 	default:

@@ -179,6 +179,9 @@ func planFileSync(fc *FileChange, opts SyncOptions) {
 			return
 		}
 		tp.After = after
+		if len(want.Written) > 0 {
+			tp.addedKeys = addedKeys(t, cur, out)
+		}
 		for _, name := range want.Written {
 			if srv, ok := after.Get(name); ok {
 				tp.manageSnapshot(name, tp.Client, srv)
@@ -216,6 +219,12 @@ func planFileSync(fc *FileChange, opts SyncOptions) {
 		f := opts.State.File(fc.Path)
 		if f != nil && f.Created && (f.SHA256 == fc.BeforeHash || isEmptyShape(group, cur, opts.Encode)) {
 			fc.Kind, fc.After = Delete, nil
+			fc.removeDirs = f.CreatedDirs
+			return
 		}
+	}
+	// A section this sync emptied loses the keys mcpsync added to reach it.
+	if removed && fc.Before != nil {
+		fc.dropAddedKeys(opts.State, func(tp *TargetPlan) bool { return len(opts.Want[tp].Removed) > 0 })
 	}
 }

@@ -25,8 +25,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"time"
 
@@ -67,6 +69,16 @@ type File struct {
 	Created bool `json:"created,omitempty"`
 	// Sections holds the managed entries per server map in the file.
 	Sections map[string]*Section `json:"sections,omitempty"`
+	// AddedKeys holds, per section, how many of the keys leading to its
+	// server map mcpsync added to the file ("mcpServers" in a Gemini
+	// settings.json that had none; see formats.SectionRemover). Once the
+	// map is empty again they go, so that no empty wrapper is left behind.
+	// Keys the file already had are never counted.
+	AddedKeys map[string]int `json:"addedKeys,omitempty"`
+	// CreatedDirs are the directories mcpsync created to write the file
+	// (~/.codex for config.toml), innermost first. When mcpsync removes the
+	// file, it removes them too, each only while empty.
+	CreatedDirs []string `json:"createdDirs,omitempty"`
 }
 
 // Section is one server map in a file.
@@ -211,6 +223,8 @@ func (f *File) Clone() *File {
 		return nil
 	}
 	c := *f
+	c.AddedKeys = maps.Clone(f.AddedKeys)
+	c.CreatedDirs = slices.Clone(f.CreatedDirs)
 	if f.Sections != nil {
 		c.Sections = make(map[string]*Section, len(f.Sections))
 		for k, sec := range f.Sections {
@@ -230,6 +244,23 @@ func (f *File) Clone() *File {
 		}
 	}
 	return &c
+}
+
+// RecordKeys notes that a write added n keys leading to a section's
+// server map (n > 0), or removed those mcpsync had added (removed).
+func (f *File) RecordKeys(section string, n int, removed bool) {
+	switch {
+	case removed:
+		delete(f.AddedKeys, section)
+		if len(f.AddedKeys) == 0 {
+			f.AddedKeys = nil
+		}
+	case n > f.AddedKeys[section]:
+		if f.AddedKeys == nil {
+			f.AddedKeys = map[string]int{}
+		}
+		f.AddedKeys[section] = n
+	}
 }
 
 // RemoveFile forgets path (after mcpsync removed the file).
