@@ -105,3 +105,22 @@ func (s *Servers) PendingNote() string {
 		return fmt.Sprintf("%d servers pending approval: run 'mcpsync status'", n)
 	}
 }
+
+// SourceOf names the team source a server name belongs to: one of Set
+// (approved, in effect) or one waiting for approval that the store does
+// not define itself. inEffect says it is in Set. "" when the name is the
+// store's own, or nobody's.
+func (s *Servers) SourceOf(name string) (source string, inEffect bool) {
+	if src, ok := s.FromSource[name]; ok {
+		return src, true
+	}
+	if s.Set.Index(name) >= 0 {
+		return "", false // the store's own server wins over a pending one
+	}
+	for _, p := range s.Pending {
+		if p.Qualified == name {
+			return p.Source, false
+		}
+	}
+	return "", false
+}

@@ -97,3 +97,33 @@ func TestLoadWithoutRecords(t *testing.T) {
 		t.Errorf("got %+v %v", got, err)
 	}
 }
+
+func TestSourceOf(t *testing.T) {
+	st := parse(t, `server "own" { command = "own" }
+server "acme-mine" { command = "mine" }
+source "acme" { git = "g1" }
+`)
+	recs, err := sources.LoadRecords(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	recs.Update(st.Sources[0], "c1", canonical.Set{Servers: []canonical.Server{stdio("a"), stdio("b"), stdio("mine")}}, now)
+	recs.Approve("acme", "a", now)
+	d := FromRecords(st, recs)
+	for _, c := range []struct {
+		name, source string
+		inEffect     bool
+	}{
+		{"acme-a", "acme", true},  // approved
+		{"acme-b", "acme", false}, // pending approval
+		{"acme-mine", "", false},  // the store's own wins over the pending one
+		{"own", "", false},        // the store's
+		{"nobody", "", false},     // unknown
+	} {
+		src, in := d.SourceOf(c.name)
+		if src != c.source || in != c.inEffect {
+			t.Errorf("SourceOf(%q) = %q, %v; want %q, %v", c.name, src, in, c.source, c.inEffect)
+		}
+	}
+}

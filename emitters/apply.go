@@ -406,7 +406,8 @@ func (p *Plan) record(st *state.State, at time.Time) {
 	if p.storePath != "" {
 		for _, srv := range p.bases {
 			e := state.NewEntry("", srv, at)
-			if old := st.Base(p.storePath, srv.Name); old == nil || old.Hash != e.Hash {
+			e.Source = p.baseSources[srv.Name]
+			if old := st.Base(p.storePath, srv.Name); old == nil || old.Hash != e.Hash || old.Source != e.Source {
 				st.SetBase(p.storePath, srv.Name, e)
 			}
 		}

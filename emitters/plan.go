@@ -178,6 +178,8 @@ type Plan struct {
 	storePath   string
 	bases       []canonical.Server
 	forgetBases []string
+	// baseSources names the team source of the bases that come from one.
+	baseSources map[string]string
 }
 
 // Changes returns the files that would be written or removed.
@@ -205,7 +207,11 @@ type ExportOptions struct {
 	State *state.State
 	// StorePath is recorded with the sync bases.
 	StorePath string
-	Prune     bool
+	// Sources names, for each server of Servers that comes from a team
+	// source (desired.Servers.FromSource), that source; it is recorded
+	// with the server's sync base.
+	Sources map[string]string
+	Prune   bool
 	// Force replaces (and with Prune removes) entries mcpsync does not own
 	// or that were edited by hand since mcpsync wrote them.
 	Force  bool
@@ -221,7 +227,7 @@ func PlanExport(targets []Target, opts ExportOptions) *Plan {
 	if opts.Allows == nil {
 		opts.Allows = func(string, string) bool { return true }
 	}
-	p := &Plan{storePath: opts.StorePath}
+	p := &Plan{storePath: opts.StorePath, baseSources: opts.Sources}
 	exported := map[string]bool{}
 	pruned := map[string]bool{}
 	for _, group := range groupByFile(targets) {

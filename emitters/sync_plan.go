@@ -96,6 +96,8 @@ type SyncOptions struct {
 	StorePath   string
 	Bases       []canonical.Server
 	ForgetBases []string
+	// BaseSources names the team source of the Bases that come from one.
+	BaseSources map[string]string
 	Encode      formats.EncodeOptions
 }
 
@@ -105,7 +107,7 @@ func PlanSync(in *SyncInput, opts SyncOptions) *Plan {
 	if opts.State == nil {
 		opts.State = state.New("")
 	}
-	p := &Plan{storePath: opts.StorePath, bases: opts.Bases, forgetBases: opts.ForgetBases}
+	p := &Plan{storePath: opts.StorePath, bases: opts.Bases, forgetBases: opts.ForgetBases, baseSources: opts.BaseSources}
 	if in.Diags.HasErrors() {
 		p.Files = in.Files
 		p.Diags = append(p.Diags, in.Diags...)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/desired"
 	"github.com/mcpsync/mcpsync/emitters"
 	"github.com/mcpsync/mcpsync/emitters/state"
 	"github.com/mcpsync/mcpsync/formats"
@@ -41,6 +42,10 @@ type Options struct {
 	// settles one server and touches nothing else).
 	Servers []string
 	Encode  formats.EncodeOptions
+	// Desired is what the store's clients get (desired.Load): the store's
+	// servers and its team sources' approved ones. Team-source servers are
+	// read-only for the sync (see team.go); nil means the store has none.
+	Desired *desired.Servers
 	// Views caches how each client holds each version of a server; watch
 	// keeps one across syncs. Nil uses a new one.
 	Views *ViewCache
@@ -162,6 +167,7 @@ type planner struct {
 	storeChanged bool
 	bases        []canonical.Server
 	forgetBases  []string
+	baseSources  map[string]string // team source of a base, by server
 	warns        canonical.Diagnostics
 }
 
@@ -194,10 +200,15 @@ func Plan(opts Options) *Result {
 			p.r.Waiting = append(p.r.Waiting, opts.Store.Path)
 		}
 	}
-	for _, name := range allNames(opts.Store, p.sides, st, opts.Store.Path) {
-		if len(opts.Servers) == 0 || slices.Contains(opts.Servers, name) {
-			p.server(name)
+	for _, name := range allNames(opts, p.sides, st) {
+		if len(opts.Servers) > 0 && !slices.Contains(opts.Servers, name) {
+			continue
 		}
+		if source, inEffect := p.teamSource(name); source != "" {
+			p.teamServer(name, source, inEffect)
+			continue
+		}
+		p.server(name)
 	}
 	p.pruneExcluded()
 	p.r.Plan = emitters.PlanSync(in, p.syncOptions())
@@ -209,7 +220,14 @@ func Plan(opts Options) *Result {
 // server merges one server and applies the verdict to every side.
 func (p *planner) server(name string) {
 	st, storePath := p.st, p.opts.Store.Path
-	mi, idx := buildMerge(name, p.opts, p.sides, st, p.storeFresh)
+	// A server that came from a team source and no longer does was never
+	// the store's: the store's lack of it is its removal, even when the
+	// store is empty (the source was all it held).
+	formerSource := ""
+	if b := st.Base(storePath, name); b != nil && b.Source != "" && p.opts.Store.Servers.Index(name) < 0 {
+		formerSource = b.Source
+	}
+	mi, idx := buildMerge(name, p.opts, p.sides, st, p.storeFresh && formerSource == "")
 	takeID, taking := p.opts.Take[name]
 	if taking {
 		mi.Take = slices.IndexFunc(idx, func(sd *side) bool { return sideID(sd) == takeID })
@@ -250,7 +268,11 @@ func (p *planner) server(name string) {
 	p.warns = append(p.warns, expansionWarnings(name, out, idx, acts)...)
 	oc := Outcome{Server: name, Action: actionName(mi, out, taking)}
 	for _, i := range out.From {
-		oc.From = append(oc.From, sideID(idx[i]))
+		id := sideID(idx[i])
+		if id == StoreSide && formerSource != "" {
+			id = "source " + formerSource
+		}
+		oc.From = append(oc.From, id)
 	}
 	for i, a := range acts {
 		if sd := idx[i]; sd == nil {
@@ -348,7 +370,8 @@ func (p *planner) syncOptions() emitters.SyncOptions {
 			want[sd.tp] = *sd.want
 		}
 	}
-	so := emitters.SyncOptions{Want: want, State: p.st, StorePath: storePath, Bases: p.bases, ForgetBases: p.forgetBases, Encode: p.opts.Encode}
+	so := emitters.SyncOptions{Want: want, State: p.st, StorePath: storePath, Bases: p.bases, ForgetBases: p.forgetBases,
+		BaseSources: p.baseSources, Encode: p.opts.Encode}
 	if p.storeChanged {
 		after := p.opts.Store.Bytes()
 		if _, ds := store.Parse(storePath, after); ds.HasErrors() {
@@ -400,11 +423,18 @@ func bindClients(in *emitters.SyncInput, opts Options, r *Result) []*side {
 	return sides
 }
 
-// allNames lists every server any side or the state knows, sorted.
-func allNames(st *store.Store, sides []*side, db *state.State, storePath string) []string {
+// allNames lists every server any side, the team sources or the state
+// knows, sorted.
+func allNames(opts Options, sides []*side, db *state.State) []string {
+	storePath := opts.Store.Path
 	set := map[string]bool{}
-	for _, n := range st.Servers.Names() {
+	for _, n := range opts.Store.Servers.Names() {
 		set[n] = true
+	}
+	if opts.Desired != nil {
+		for n := range opts.Desired.FromSource {
+			set[n] = true
+		}
 	}
 	for _, sd := range sides {
 		for _, n := range sd.tp.Current.Names() {

@@ -10,10 +10,12 @@ import (
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/desired"
 	"github.com/mcpsync/mcpsync/emitters"
 	"github.com/mcpsync/mcpsync/emitters/state"
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/formats/all"
+	"github.com/mcpsync/mcpsync/sources"
 	"github.com/mcpsync/mcpsync/store"
 )
 
@@ -27,6 +29,9 @@ type sandbox struct {
 	reg      *formats.Registry
 	clients  []string
 	views    *ViewCache // nil: a new one each sync; set, as watch keeps one
+	// recs, when set, are the team sources' records: the sync gets the
+	// desired state (store plus approved source servers).
+	recs *sources.Records
 }
 
 func newSandbox(t testing.TB, storeSrc string, clients ...string) *sandbox {
@@ -107,7 +112,11 @@ func (sb *sandbox) plan(take map[string]string, named ...string) (*Result, *stat
 	for _, n := range named {
 		nm[n] = true
 	}
-	r := Plan(Options{Store: st, Targets: sb.targets(), State: db, Named: nm, Take: take, Encode: formats.EncodeOptions{OS: "linux"}, Views: sb.views})
+	var d *desired.Servers
+	if sb.recs != nil {
+		d = desired.FromRecords(st, sb.recs)
+	}
+	r := Plan(Options{Store: st, Targets: sb.targets(), State: db, Named: nm, Take: take, Encode: formats.EncodeOptions{OS: "linux"}, Views: sb.views, Desired: d})
 	if err := r.Plan.Err(); err != nil {
 		sb.t.Fatalf("plan: %v", err)
 	}

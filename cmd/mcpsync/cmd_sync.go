@@ -118,6 +118,9 @@ func (a *App) runSync(req syncRequest, dryRun, exitCode, showSecrets bool) error
 		}
 	}
 	if !a.JSON {
+		if note := run.desired.PendingNote(); note != "" {
+			fmt.Fprintln(a.Stderr, "note: "+note)
+		}
 		for _, c := range r.Conflicts {
 			fmt.Fprint(a.Stderr, a.conflictText(c))
 		}

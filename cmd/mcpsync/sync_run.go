@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/desired"
 	"github.com/mcpsync/mcpsync/emitters"
 	"github.com/mcpsync/mcpsync/emitters/state"
 	"github.com/mcpsync/mcpsync/emitters/unidiff"
@@ -45,6 +46,8 @@ type syncRun struct {
 	lock      *state.Lock
 	store     *store.Store
 	storeDiag canonical.Diagnostics
+	// desired is the store's servers and its team sources' approved ones.
+	desired *desired.Servers
 }
 
 func (r *syncRun) close() { r.lock.Unlock() }
@@ -129,11 +132,20 @@ func (a *App) planSync(reg *formats.Registry, req syncRequest, lock bool) (*sync
 		run.close()
 		return nil, err
 	}
+	// Team-source servers take part as export writes them: read-only.
+	if run.desired, err = desired.Load(st, a.Dirs.State); err != nil {
+		run.close()
+		return nil, err
+	}
 	run.res = reconcile.Plan(reconcile.Options{
 		Store: st, Targets: targets, State: run.db, Named: named,
 		Take: req.take, Servers: req.servers, Views: req.views,
-		Encode: formats.EncodeOptions{OS: a.GOOS},
+		Encode: formats.EncodeOptions{OS: a.GOOS}, Desired: run.desired,
 	})
+	// A source never pulled, or a name taken twice: said with the plan's
+	// own warnings (watch says each once).
+	run.res.Plan.Diags = append(run.res.Plan.Diags, run.desired.Diags...)
+	run.res.Plan.Diags.Sort()
 	return run, nil
 }
 

@@ -347,6 +347,7 @@ func (a *App) planExport(o planExportOptions, lock bool) (*exportRun, error) {
 		Allows:    st.Allows,
 		State:     run.state,
 		StorePath: st.Path,
+		Sources:   run.desired.FromSource,
 		Prune:     o.prune,
 		Force:     o.force,
 		Encode:    formats.EncodeOptions{OS: o.goos, BridgeRemote: o.bridgeRemote, PromptInputs: o.promptInputs},

@@ -95,6 +95,10 @@ type Entry struct {
 	Hash   string           `json:"hash"`
 	Server canonical.Server `json:"server"`
 	At     time.Time        `json:"at,omitzero"`
+	// Source, for a sync base, is the team source the server came from
+	// (it was never the store's own): once it is no longer a source's,
+	// the store's lack of it is its removal, even from an empty store.
+	Source string `json:"source,omitempty"`
 }
 
 // NewEntry snapshots srv.
