@@ -7,9 +7,12 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/desired"
 	"github.com/mcpsync/mcpsync/emitters"
 	"github.com/mcpsync/mcpsync/emitters/state"
 	"github.com/mcpsync/mcpsync/emitters/unidiff"
@@ -27,6 +30,12 @@ conflict: both versions are printed and nothing changes, unless you choose
 --prefer store (keep the store's), --prefer client (take the client's) or
 --rename (import the client's as NAME-CLIENT). Client-specific keys the
 store cannot model are kept for that client.
+
+Servers of a team source ('mcpsync source') are not imported: they reach
+your clients from the source, and leave them when it goes, which a copy in
+the store would prevent. One note names them. --rename copies the ones
+whose version in the client differs from the source's (your edit) as
+NAME-CLIENT, a server of your own.
 
 Secrets: a literal token, key or password in the client's file (rather
 than a reference such as ${GITHUB_TOKEN}) is a warning naming where it is.
@@ -49,9 +58,11 @@ Examples:
 // importOutcome is what happens to one imported server.
 type importOutcome struct {
 	Name   string `json:"name"`
-	Action string `json:"action"` // added, updated, unchanged, kept-store, renamed, conflict
+	Action string `json:"action"` // added, updated, unchanged, kept-store, renamed, conflict, skipped
 	As     string `json:"as,omitempty"`
 	From   string `json:"from,omitempty"`
+	// Source is the team source a skipped server comes from.
+	Source string `json:"source,omitempty"`
 }
 
 func (a *App) importCommand() *cli.Command {
@@ -65,7 +76,7 @@ func (a *App) importCommand() *cli.Command {
 			scopeFlag("which of the client's files: `user`, project or local"),
 			&cli.StringFlag{Name: "file", Usage: "read `FILE` (in the client's shape) instead of the client's own file", TakesFile: true},
 			&cli.StringFlag{Name: "prefer", Usage: "resolve conflicts by keeping the `store`'s definition or taking the client's"},
-			&cli.BoolFlag{Name: "rename", Usage: "import a conflicting server as NAME-CLIENT"},
+			&cli.BoolFlag{Name: "rename", Usage: "import a conflicting server, or a team source's server you changed in the client, as NAME-CLIENT"},
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "say what would change and change nothing"},
 			&cli.BoolFlag{Name: "extract-secrets", Usage: "move literal secrets out of the client's file: references in the store and the file, and the export lines to set"},
 			&cli.BoolFlag{Name: "show-secrets", Usage: "with --extract-secrets: print the values in the export lines even when stdout is not a terminal"},
@@ -217,16 +228,41 @@ func (a *App) runImport(o importOptions) error {
 	if o.extract {
 		incoming = ex.extracted
 	}
-	var outcomes []importOutcome
+	var outcomes, fromSources []importOutcome
 	var puts []canonical.Server
 	var conflicts [][2]canonical.Server
 	taken := map[string]bool{}
 	for _, n := range st.Servers.Names() {
 		taken[n] = true
 	}
+	// A team source's servers reach the clients from the source; taken
+	// into the store, they would stay after the source goes.
+	team, err := desired.Load(st, a.Dirs.State)
+	if err != nil {
+		return err
+	}
+	for _, srv := range team.Set.Servers {
+		taken[srv.Name] = true
+	}
 	for _, in := range incoming.Servers {
 		in = in.Clone()
 		in.Origin = canonical.Pos{}
+		if source, inEffect := team.SourceOf(in.Name); source != "" {
+			upstream, _ := team.Set.Get(in.Name)
+			if !rename || inEffect && canonical.Equal(upstream, in) {
+				fromSources = append(fromSources, importOutcome{Name: in.Name, Action: "skipped", Source: source})
+				continue
+			}
+			// --rename: the client's version becomes a server of the
+			// user's own, under another name.
+			newName := uniqueName(in.Name+"-"+client, taken)
+			taken[newName] = true
+			renamed := in.Clone()
+			renamed.Name = newName
+			puts = append(puts, renamed)
+			outcomes = append(outcomes, importOutcome{Name: newName, Action: "renamed", From: in.Name, Source: source})
+			continue
+		}
 		have, exists := st.Servers.Get(in.Name)
 		if orig, moved := ex.original[in.Name]; moved && exists && canonical.Equal(have, orig) {
 			// The store holds the literal from an earlier import: the
@@ -266,9 +302,12 @@ func (a *App) runImport(o importOptions) error {
 			outcomes = append(outcomes, importOutcome{Name: in.Name, Action: "conflict"})
 		}
 	}
+	if len(fromSources) > 0 && !a.JSON {
+		fmt.Fprintln(a.Stderr, "note: "+sourceSkipNote(fromSources, client, rename))
+	}
 	if len(conflicts) > 0 {
 		if a.JSON {
-			a.printJSON(map[string]any{"imported": false, "servers": outcomes})
+			a.printJSON(map[string]any{"imported": false, "servers": append(outcomes, fromSources...)})
 		}
 		for _, c := range conflicts {
 			fmt.Fprintf(a.Stderr, "conflict: %q differs between the store (%s) and %s:\n", c[0].Name, a.displayPath(st.Path), client)
@@ -308,7 +347,7 @@ func (a *App) runImport(o importOptions) error {
 		}
 	}
 	if a.JSON {
-		out := map[string]any{"imported": !dryRun, "dryRun": dryRun, "store": st.Path, "servers": outcomes}
+		out := map[string]any{"imported": !dryRun, "dryRun": dryRun, "store": st.Path, "servers": append(outcomes, fromSources...)}
 		if len(ex.moved) > 0 {
 			out["extracted"] = ex.movedJSON(o.extract && (o.showSecrets || a.stdoutTTY) && !dryRun)
 			if o.extract && (o.showSecrets || a.stdoutTTY) && !dryRun {
@@ -341,10 +380,36 @@ func (a *App) runImport(o importOptions) error {
 	}
 	if dryRun {
 		fmt.Fprintf(a.Stderr, "dry run: %d server(s) would change in %s; nothing was written\n", len(puts), a.displayPath(st.Path))
-	} else if len(outcomes) == 0 {
+	} else if len(outcomes) == 0 && len(fromSources) == 0 {
 		fmt.Fprintf(a.Stderr, "%s has no servers to import\n", client)
 	}
 	return nil
+}
+
+// sourceSkipNote is the one line that says which servers import left out
+// because a team source gives them.
+func sourceSkipNote(skipped []importOutcome, client string, rename bool) string {
+	var names, srcs []string
+	for _, o := range skipped {
+		names = append(names, o.Name)
+		if !slices.Contains(srcs, o.Source) {
+			srcs = append(srcs, o.Source)
+		}
+	}
+	what := "team source " + srcs[0]
+	if len(srcs) > 1 {
+		what = "team sources " + strings.Join(srcs, ", ")
+	}
+	they := "they come"
+	if len(names) == 1 {
+		they = "it comes"
+	}
+	why := "--rename copies one you changed there as NAME-" + client
+	if rename {
+		why = "what " + client + " holds is the source's version"
+	}
+	return fmt.Sprintf("skipped %s: %s from %s and change%s only upstream (%s)", strings.Join(names, ", "), they, what,
+		map[bool]string{true: "s", false: ""}[len(names) == 1], why)
 }
 
 // withClientExtra returns base with the client's own keys taken from in.
