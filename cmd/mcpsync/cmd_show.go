@@ -3,18 +3,22 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/internal/secrets"
+	"github.com/mcpsync/mcpsync/sources"
 	"github.com/mcpsync/mcpsync/store"
 	"github.com/urfave/cli/v3"
 )
 
 const showDescription = `Show one server of the store: where it is defined, how it runs, its
 environment and headers (references such as ${TOKEN}, never their values),
-and which clients get it.
+and which clients get it. A team source's server is shown too, with its
+source and approval: the approved version when one is in effect, else the
+pulled one that waits for approval.
 
 --json prints the server in canonical form (the field names every mcpsync
 command uses).
@@ -46,24 +50,44 @@ func (a *App) runShow(scope canonical.Scope, name string) error {
 	if err != nil {
 		return err
 	}
-	srv, ok := st.Servers.Get(name)
-	srv = secrets.MaskServer(srv) // a literal secret is shown masked: ghp_***
-	if !ok {
+	servers, err := a.listedServers(st)
+	if err != nil {
+		return err
+	}
+	i := slices.IndexFunc(servers, func(ls listServer) bool { return ls.Name == name })
+	if i < 0 {
+		names := make([]string, len(servers))
+		for i, ls := range servers {
+			names[i] = ls.Name
+		}
 		msg := fmt.Sprintf("server %q is not in %s", name, a.storeDisplay(st.Path))
-		if s := store.Suggest(name, st.Servers.Names()); s != "" {
+		if s := store.Suggest(name, names); s != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", s)
 		}
 		return fmt.Errorf("%s; list the servers with: mcpsync list", msg)
 	}
+	ls := servers[i]
+	srv := secrets.MaskServer(ls.Server) // a literal secret is shown masked: ghp_***
 	if a.JSON {
-		return a.printJSON(srv)
+		if ls.Source == "" {
+			return a.printJSON(srv)
+		}
+		ls.Server = srv
+		return a.printJSON(ls)
 	}
 	w := a.Stdout
-	fmt.Fprintf(w, "%s  %s\n", a.paint(false, styleBold, srv.Name), a.paint(false, styleDim, a.storeDisplay(srv.Origin.String())))
+	where := a.storeDisplay(srv.Origin.String())
+	if ls.Source != "" {
+		where = "team source " + ls.Source + " (" + where + ")"
+	}
+	fmt.Fprintf(w, "%s  %s\n", a.paint(false, styleBold, srv.Name), a.paint(false, styleDim, where))
 	row := func(key, value string) {
 		if value != "" {
 			fmt.Fprintf(w, "  %-16s %s\n", key, value)
 		}
+	}
+	if ls.Source != "" {
+		row("approval", approvalLine(ls))
 	}
 	row("transport", string(srv.Transport))
 	if srv.Command != "" {
@@ -101,7 +125,7 @@ func (a *App) runShow(scope canonical.Scope, name string) error {
 		row("oauth metadata", o.AuthServerMetadataURL)
 		row("oauth resource", o.Resource)
 	}
-	row("clients", clientsFor(st, srv.Name))
+	row("clients", ls.clientsOf(st))
 	clients := make([]string, 0, len(srv.Extra))
 	for c := range srv.Extra {
 		clients = append(clients, c)
@@ -127,4 +151,15 @@ func sortedPairs(m map[string]string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// approvalLine says where a team source's server stands.
+func approvalLine(ls listServer) string {
+	switch ls.Approval {
+	case sources.PendingNew:
+		return "pending: new, not exported until approved (review with 'mcpsync status', then 'mcpsync approve " + ls.Name + "')"
+	case sources.PendingChange:
+		return "a change is pending: clients keep the approved version below until 'mcpsync approve " + ls.Name + "'"
+	}
+	return "approved"
 }
