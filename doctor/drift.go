@@ -20,9 +20,16 @@ func storeClass(s canonical.Scope) canonical.Scope {
 	return canonical.ScopeUser
 }
 
+// team is the user store's team-source servers in effect, by source.
+type team struct {
+	servers canonical.Set
+	source  map[string]string
+}
+
 // drift reports servers whose definition differs between a client and the
-// store, or, for names the store does not have, between clients.
-func drift(entries []entry, stores map[canonical.Scope]*store.Store, os string) []Finding {
+// store (or the team source that gives it), or, for names neither has,
+// between clients.
+func drift(entries []entry, stores map[canonical.Scope]*store.Store, os string, tm team) []Finding {
 	var out []Finding
 	type key struct {
 		class canonical.Scope
@@ -53,6 +60,18 @@ func drift(entries []entry, stores map[canonical.Scope]*store.Store, os string) 
 				continue
 			}
 		}
+		if want, ok := tm.servers.Get(e.srv.Name); ok && class == canonical.ScopeUser {
+			if st := stores[class]; st != nil && !st.Allows(e.client.ID(), e.srv.Name) {
+				continue
+			}
+			caps := e.client.Capabilities()
+			if fields := differing(want, e.srv, caps, caps); len(fields) > 0 {
+				if fields = differing(clientView(e.client, e.loc, want, os), e.srv, caps, caps); len(fields) > 0 {
+					out = append(out, teamDrift(e, tm.source[e.srv.Name], fields))
+				}
+			}
+			continue
+		}
 		k := key{class, e.srv.Name}
 		if _, ok := groups[k]; !ok {
 			order = append(order, k)
@@ -78,6 +97,21 @@ func storeDrift(e entry, st *store.Store, fields []string) Finding {
 		Message: fmt.Sprintf("%s's definition differs from the store's (%s): %s", e.client.DisplayName(), st.Path, strings.Join(fields, ", ")),
 		Fix: fmt.Sprintf("'mcpsync diff --to %s%s' shows it; 'mcpsync export --to %s%s' writes the store's (--force if mcpsync did not write this entry), "+
 			"'mcpsync import --from %s%s --prefer client' takes this one", id, scopeFlag, id, scopeFlag, id, scopeFlag)}
+	if f.File == "" {
+		f.File = e.loc.Path
+	}
+	return f
+}
+
+// teamDrift is a client's entry of a team source's server that differs
+// from the source's approved version: only the source changes it.
+func teamDrift(e entry, source string, fields []string) Finding {
+	id := e.client.ID()
+	f := Finding{Severity: SevWarning, Kind: Drift, Client: id, Scope: e.loc.Scope, Server: e.srv.Name,
+		File: e.srv.Origin.File, Line: e.srv.Origin.Line, Column: e.srv.Origin.Column,
+		Message: fmt.Sprintf("%s's definition differs from the version team source %s gives: %s", e.client.DisplayName(), source, strings.Join(fields, ", ")),
+		Fix: fmt.Sprintf("the source alone changes it (upstream, then 'mcpsync pull' and 'mcpsync approve'); 'mcpsync export --to %s --force' writes the source's version back, "+
+			"'mcpsync import --from %s --rename' keeps this one as a server of your own", id, id)}
 	if f.File == "" {
 		f.File = e.loc.Path
 	}

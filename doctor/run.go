@@ -38,6 +38,12 @@ type Options struct {
 	Clients []string
 	// Scopes, when not empty, limits the check to these scopes.
 	Scopes []canonical.Scope
+	// Team are the user store's team-source servers in effect (the
+	// approved versions, under the names clients see), and TeamSource
+	// names each one's source: a client's entry of one is compared with
+	// the source's version, as a store server's is with the store's.
+	Team       canonical.Set
+	TeamSource map[string]string
 }
 
 // entry is one server as one client location holds it.
@@ -111,7 +117,7 @@ func Run(o Options) *Report {
 		}
 	}
 	r.Findings = append(r.Findings, duplicates(entries)...)
-	r.Findings = append(r.Findings, drift(entries, stores, o.Env.OS)...)
+	r.Findings = append(r.Findings, drift(entries, stores, o.Env.OS, team{o.Team, o.TeamSource})...)
 	if o.StateDir != "" {
 		r.Findings = append(r.Findings, checkStateDir(o.StateDir)...)
 	}

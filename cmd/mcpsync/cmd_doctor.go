@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/desired"
 	"github.com/mcpsync/mcpsync/doctor"
 	"github.com/mcpsync/mcpsync/store"
 	"github.com/urfave/cli/v3"
@@ -79,14 +80,17 @@ func (a *App) runDoctor(clients, scopes []string) error {
 			return usagef("--scope %q: use user, project or local", string(s))
 		}
 	}
+	teamSet, teamSource := a.teamServers()
 	rep := doctor.Run(doctor.Options{
-		Registry:  reg,
-		Env:       a.formatsEnv(a.GOOS),
-		LookupEnv: a.LookupEnv,
-		Stores:    a.doctorStores(),
-		StateDir:  a.Dirs.State,
-		Clients:   ids,
-		Scopes:    sc,
+		Registry:   reg,
+		Env:        a.formatsEnv(a.GOOS),
+		LookupEnv:  a.LookupEnv,
+		Stores:     a.doctorStores(),
+		StateDir:   a.Dirs.State,
+		Clients:    ids,
+		Scopes:     sc,
+		Team:       teamSet,
+		TeamSource: teamSource,
 	})
 	if a.JSON {
 		byKind := rep.ByKind()
@@ -178,4 +182,31 @@ func (a *App) printFinding(f doctor.Finding) {
 			fmt.Fprintln(a.Stdout, "    fix: "+l)
 		}
 	}
+}
+
+// teamServers returns the user store's team-source servers in effect and
+// their sources, for doctor to compare clients with; none when the store
+// does not load (doctor reports why) or has no source.
+func (a *App) teamServers() (canonical.Set, map[string]string) {
+	explicit := a.StorePath
+	if explicit != "" && !filepath.IsAbs(explicit) {
+		explicit = filepath.Join(a.Cwd, explicit)
+	}
+	path, sc := store.Locate(a.projectRoot(), a.Dirs, explicit, canonical.ScopeUser)
+	st, ds := store.Load(path)
+	if ds.HasErrors() || len(st.Sources) == 0 {
+		return canonical.Set{}, nil
+	}
+	st.Scope = sc
+	d, err := desired.Load(st, a.Dirs.State)
+	if err != nil {
+		return canonical.Set{}, nil
+	}
+	var set canonical.Set
+	for _, srv := range d.Set.Servers {
+		if _, ok := d.FromSource[srv.Name]; ok {
+			set.Servers = append(set.Servers, srv)
+		}
+	}
+	return set, d.FromSource
 }
