@@ -13,6 +13,7 @@ import (
 	"github.com/mcpsync/mcpsync/emitters"
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/reconcile"
+	"github.com/mcpsync/mcpsync/sources"
 	"github.com/mcpsync/mcpsync/watch"
 	"github.com/urfave/cli/v3"
 )
@@ -29,6 +30,9 @@ never loops. A file that is deleted and created again, or a directory that
 does not exist yet, is picked up when it appears. A file caught half-written
 (it does not parse) is never propagated: mcpsync tries again a few times,
 then waits for the next change.
+
+With the user scope, a team source's servers follow too: an approval
+('mcpsync approve') or a source removed reaches the clients as it happens.
 
 The state lock is taken only around each write, so a 'mcpsync sync' or
 'export' in another terminal waits for the current write and then runs.
@@ -89,6 +93,11 @@ func (a *App) watchPaths(reg *formats.Registry, o watchOptions) ([]string, error
 		}
 	}
 	paths := []string{a.syncStorePath(o.req.scope)}
+	if o.req.scope == canonical.ScopeUser {
+		// The team sources' pulls and approvals: an approval reaches the
+		// clients while watch runs, as the next export would take it.
+		paths = append(paths, filepath.Join(a.Dirs.State, sources.RecordsFile))
+	}
 	env := a.formatsEnv(a.GOOS)
 	for _, ad := range adapters {
 		for _, loc := range ad.Locations(env) {
