@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/desired"
 	"github.com/mcpsync/mcpsync/store"
 	"github.com/urfave/cli/v3"
 )
@@ -62,7 +63,15 @@ func (a *App) runRemove(scope canonical.Scope, names []string) error {
 		var b strings.Builder
 		fmt.Fprintf(&b, "%s not in %s; nothing was removed", describeNames("server", unknown), where)
 		have := st.Servers.Names()
+		team, _ := desired.Load(st, a.Dirs.State) // a hint only: nil on a damaged record
 		for _, n := range unknown {
+			if team != nil {
+				if src, _ := team.SourceOf(n); src != "" {
+					fmt.Fprintf(&b, "\n  %s: comes from team source %s, not the store; 'mcpsync source remove %s' takes all its servers out of your clients, "+
+						"or keep this one out of a client with client \"CLIENT\" { exclude = [%q] } in the store", n, src, src, n)
+					continue
+				}
+			}
 			if s := store.Suggest(n, have); s != "" {
 				fmt.Fprintf(&b, "\n  %s: did you mean %q?", n, s)
 			}
