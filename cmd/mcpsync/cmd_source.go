@@ -19,8 +19,10 @@ repositories holding a team's MCP servers (see 'mcpsync pull --help').
 'source add' writes a source block into the user store, keeping every other
 byte of it. 'source remove' takes the block out and forgets the source's
 pulls and approvals; its servers leave your clients at the next
-'mcpsync export --prune', which removes exactly the entries mcpsync wrote
-for them and leaves every other entry as it is.
+'mcpsync export --prune' (or 'mcpsync sync', or at once while 'mcpsync
+watch' runs), which removes exactly the entries mcpsync wrote for them and
+leaves every other entry as it is, and the keys and files mcpsync added to
+hold them.
 
 Examples:
   mcpsync source add acme --git https://github.com/acme/team-mcp.git --ref main --path mcp/
@@ -145,7 +147,11 @@ func (a *App) runSourceRemove(name string) error {
 	}
 	fmt.Fprintf(a.Stdout, "removed source %s from %s\n", name, a.storeDisplay(st.Path))
 	if servers > 0 {
-		fmt.Fprintf(a.Stderr, "its %s leave your clients at the next 'mcpsync export --to all --prune'\n", countOf(servers, "server"))
+		verb := "leave"
+		if servers == 1 {
+			verb = "leaves"
+		}
+		fmt.Fprintf(a.Stderr, "its %s %s your clients at the next 'mcpsync export --to all --prune' (or 'mcpsync sync')\n", countOf(servers, "server"), verb)
 	}
 	return nil
 }
