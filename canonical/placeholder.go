@@ -196,7 +196,10 @@ func parseRef(s string, d Dialect) (Segment, int) {
 			return Segment{Kind: Builtin, Text: raw, Name: b, Foreign: !supported}, len(raw)
 		}
 		name, def, hasDef := strings.Cut(inner, ":-")
-		if !isVarName(name) {
+		// A default holding "${" would be a nested reference, which no
+		// client expands; reading it as text up to the first "}" would
+		// swallow the inner reference, so the whole thing stays literal.
+		if !isVarName(name) || strings.Contains(def, "${") {
 			return Segment{}, 0
 		}
 		return Segment{Kind: EnvRef, Text: raw, Name: name, Default: def, HasDefault: hasDef,
