@@ -3,6 +3,7 @@ package all
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/mcpsync/mcpsync/canonical"
@@ -20,6 +21,7 @@ var sectionSamples = map[formats.Format][]string{
 		"{\r\n    \"theme\": \"GitHub\"\r\n}\r\n",
 		"{}\n",
 		"{}",
+		"",
 		// Not "{\n}\n": an object emptied again is written {}, whatever
 		// blanks it held before its first member.
 	},
@@ -32,6 +34,7 @@ var sectionSamples = map[formats.Format][]string{
 		"{\n  \"theme\": \"One Dark\", // mine\n  \"ui_font_size\": 16\n}",
 	},
 	formats.YAML: {
+		"",
 		"GOOSE_PROVIDER: openai\nGOOSE_MODEL: gpt-4o\n",
 		"name: my config\nversion: 0.0.1\nschema: v1\n# the end\n",
 		"name: my config\r\nversion: 0.0.1\r\n",
@@ -179,4 +182,100 @@ func TestSectionKeepsUserContent(t *testing.T) {
 			t.Errorf("%s: a map with the user's content was changed:\n%s", c.client, out)
 		}
 	}
+}
+
+// blanks strips every blank of a text.
+func blanks(b []byte) string {
+	return strings.Map(func(r rune) rune {
+		if r == ' ' || r == '\t' || r == '\r' || r == '\n' {
+			return -1
+		}
+		return r
+	}, string(b))
+}
+
+// FuzzSectionRoundTrip: for any file a client reads without error and that
+// lacks the server map, writing a server, removing it, and removing the
+// keys Encode added gives the file back, but for blanks where jsonedit
+// cannot tell what there was (inside an object emptied again, before the
+// closing brace of a one-line object with a trailing comma); the samples of
+// TestSectionRoundTrip hold byte for byte.
+func FuzzSectionRoundTrip(f *testing.F) {
+	var removers []formats.Adapter
+	for _, ad := range NewRegistry(Options{}).All() {
+		if _, ok := ad.(formats.SectionRemover); ok {
+			removers = append(removers, ad)
+		}
+	}
+	for i, ad := range removers {
+		for _, loc := range ad.Locations(formats.Env{Home: "/h", ProjectDir: "/p", OS: "linux"}) {
+			for _, s := range sectionSamples[loc.Format] {
+				f.Add(uint8(i), false, []byte(s))
+			}
+			if loc.Project != "" {
+				f.Add(uint8(i), true, []byte("{\"projects\": {\"/other\": {}}}"))
+			}
+		}
+	}
+	// Inputs the fuzzer found, kept as seeds: a blank file, blanks in
+	// CRLF, comments only (one not UTF-8, one with a quote), a one-line
+	// object with a trailing comma and a comment after it, a YAML comment
+	// yaml.v3 hangs on the next key.
+	for _, c := range []struct{ client, data string }{
+		{"amazonq", ""}, {"qwen", "\r\n"}, {"gemini", "//\xff"}, {"qwen", "//\xea"}, {"vscode", "//0000000\""},
+		{"vscode", "{\"\":\"\", }"}, {"opencode", "{\"\":\"\",//\n}"}, {"continue", "0:  #00\n&0: #00"},
+	} {
+		for i, ad := range removers {
+			if ad.ID() == c.client {
+				f.Add(uint8(i), false, []byte(c.data))
+			}
+		}
+	}
+	env := formats.Env{Home: "/h", ProjectDir: "/p", OS: "linux"}
+	srv := canonical.Server{Name: "fetch", Transport: canonical.Stdio, Command: "uvx", Args: []string{"mcp-server-fetch"}}
+	f.Fuzz(func(t *testing.T, which uint8, local bool, data []byte) {
+		if len(data) > 16<<10 {
+			return
+		}
+		ad := removers[int(which)%len(removers)]
+		sr := ad.(formats.SectionRemover)
+		var loc formats.Location
+		for _, l := range ad.Locations(env) {
+			if !l.ReadOnly && (l.Scope == canonical.ScopeLocal) == local {
+				loc = l
+				break
+			}
+		}
+		if loc.Path == "" {
+			return
+		}
+		if _, ds := ad.Decode(loc, data); ds.HasErrors() {
+			return
+		}
+		missing := sr.MissingKeys(loc, data)
+		if missing == 0 {
+			return
+		}
+		with, ds := ad.Encode(loc, data, canonical.Set{Servers: []canonical.Server{srv}}, formats.EncodeOptions{OS: "linux"})
+		if ds.HasErrors() {
+			return // refused: nothing written
+		}
+		if got := sr.MissingKeys(loc, with); got != 0 {
+			t.Fatalf("MissingKeys after Encode = %d\n%q", got, with)
+		}
+		emptied, ds := ad.Encode(loc, with, canonical.Set{}, formats.EncodeOptions{OS: "linux"})
+		if ds.HasErrors() {
+			t.Fatalf("removing the server: %v", ds.Err())
+		}
+		back, ds := sr.RemoveEmptyKeys(loc, emptied, missing)
+		if ds.HasErrors() {
+			t.Fatalf("RemoveEmptyKeys: %v", ds.Err())
+		}
+		if len(bytes.TrimSpace(data)) == 0 && len(back) == 0 {
+			return // a blank file is blank again
+		}
+		if !bytes.Equal(back, data) && blanks(back) != blanks(data) {
+			t.Fatalf("%s: connect then disconnect changed the file\n--- before\n%q\n--- with\n%q\n--- after\n%q", ad.ID(), data, with, back)
+		}
+	})
 }

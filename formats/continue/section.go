@@ -1,6 +1,8 @@
 package continuedev
 
 import (
+	"bytes"
+
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/formats/internal/yamledit"
@@ -13,6 +15,9 @@ var _ formats.SectionRemover = adapter{}
 func (adapter) MissingKeys(loc formats.Location, data []byte) int {
 	if yamledit.HasSection(data, section) {
 		return 0
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return 2 // Encode writes the header Continue requires too
 	}
 	return 1
 }
@@ -35,6 +40,14 @@ func (adapter) RemoveEmptyKeys(loc formats.Location, data []byte, n int) ([]byte
 	}
 	if !ok {
 		return data, nil
+	}
+	if n >= 2 {
+		// The file was blank: Encode wrote the header too. Left alone, it
+		// goes with the section.
+		rest := bytes.TrimSpace(out)
+		if bytes.Equal(rest, bytes.TrimSpace([]byte(userHeader))) || bytes.Equal(rest, bytes.TrimSpace([]byte(projectHeader))) {
+			return []byte{}, nil
+		}
 	}
 	return out, nil
 }

@@ -115,6 +115,7 @@ func CheckInput(t *testing.T, a formats.Adapter, data []byte) {
 	if diags.HasErrors() {
 		return
 	}
+	checkSection(t, a, loc, data, set)
 	out, ediags := encode(t, a, loc, data, set, formats.EncodeOptions{OS: Env.OS})
 	if !bytes.Equal(out, data) || len(ediags) > 0 {
 		t.Fatalf("identity failed (%s)\n--- input\n%q\n--- output\n%q", FormatDiags(ediags), data, out)
@@ -142,6 +143,37 @@ func CheckInput(t *testing.T, a formats.Adapter, data []byte) {
 	}
 	sameOthers(t, a, fewer, back, "")
 	checkEditOne(t, a, loc, data, set)
+}
+
+// checkSection checks a formats.SectionRemover on any file: a file that
+// holds servers has its server map (MissingKeys is 0), and removing the
+// keys mcpsync added, however many it is asked to, only cuts bytes, and
+// never a server: the file reads back as it did.
+func checkSection(t *testing.T, a formats.Adapter, loc formats.Location, data []byte, set canonical.Set) {
+	t.Helper()
+	sr, ok := a.(formats.SectionRemover)
+	if !ok {
+		return
+	}
+	if m := sr.MissingKeys(loc, data); set.Len() > 0 && m != 0 {
+		t.Fatalf("MissingKeys = %d for a file that holds %d server(s)\n%q", m, set.Len(), data)
+	}
+	for n := 1; n <= 3; n++ {
+		out, ds := sr.RemoveEmptyKeys(loc, data, n)
+		if ds.HasErrors() || bytes.Equal(out, data) {
+			continue
+		}
+		if set.Len() > 0 {
+			t.Fatalf("RemoveEmptyKeys(%d) changed a file that holds servers\n--- input\n%q\n--- output\n%q", n, data, out)
+		}
+		if !isSubsequence(out, data) {
+			t.Fatalf("RemoveEmptyKeys(%d) did more than cut bytes\n--- input\n%q\n--- output\n%q", n, data, out)
+		}
+		back, bdiags := decode(t, a, loc, out)
+		if bdiags.HasErrors() || back.Len() != 0 {
+			t.Fatalf("after RemoveEmptyKeys(%d) the file reads differently (%s, %d servers)\n%q", n, FormatDiags(bdiags), back.Len(), out)
+		}
+	}
 }
 
 // checkEditOne changes one server (an argument more, or a longer URL) and

@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tailscale/hujson"
 )
@@ -109,6 +110,12 @@ func (d *Doc) reset(data []byte) error {
 
 // onlyExtra reports whether b holds nothing but whitespace and well-formed comments.
 func onlyExtra(b []byte) bool {
+	// hujson checks the UTF-8 of comments only around a value: a comment
+	// that is not UTF-8 is refused here too, so that adding a value to
+	// the document cannot make it unreadable.
+	if !utf8.Valid(b) {
+		return false
+	}
 	for i := 0; i < len(b); {
 		switch {
 		case b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n':

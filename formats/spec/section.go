@@ -2,7 +2,11 @@ package spec
 
 import (
 	"bytes"
+	"encoding/json"
+	"reflect"
 	"slices"
+
+	"github.com/tailscale/hujson"
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
@@ -24,7 +28,7 @@ func (a *Adapter) MissingKeys(loc formats.Location, data []byte) int {
 		return 0
 	}
 	if doc.IsEmpty() {
-		return len(t.servers)
+		return len(t.servers) + 1 // the top-level object too
 	}
 	for i, key := range t.servers {
 		parent := doc.Find(t.servers[:i]...)
@@ -51,16 +55,24 @@ func (a *Adapter) RemoveEmptyKeys(loc formats.Location, data []byte, n int) ([]b
 	if loc.ReadOnly || n <= 0 || len(t.servers) == 0 {
 		return data, nil
 	}
-	n = min(n, len(t.servers))
 	doc, diags := a.parse(t, data)
 	if diags.HasErrors() {
 		return data, diags
 	}
+	if n > len(t.servers) {
+		if out, ok := a.removeRoot(loc, doc, data); ok {
+			return out, nil
+		}
+	}
+	n = min(n, len(t.servers))
 	for i := len(t.servers) - n; i < len(t.servers); i++ {
 		key := t.servers[:i+1]
 		if !onlyPath(doc.Find(key...), t.servers[i+1:]) {
 			continue
 		}
+		// The member alone, with its comma: what Encode inserted when it
+		// appended the key on the line of the member before it.
+		inline := cutMember(doc, key, data)
 		if _, err := doc.Delete(slices.Clone(key)); err != nil {
 			return data, canonical.Diagnostics{canonical.Errorf("%s: %v", loc.Path, err)}
 		}
@@ -69,11 +81,90 @@ func (a *Adapter) RemoveEmptyKeys(loc formats.Location, data []byte, n int) ([]b
 			return data, canonical.Diagnostics{canonical.Errorf("%s: %v", loc.Path, err)}
 		}
 		if comments(out) != comments(data) {
-			return data, nil // a comment on the key's line is the user's: the key stays
+			// jsonedit cuts the rest of the key's line, and a comment
+			// there is the user's: cut the member alone, or keep it.
+			if inline == nil || comments(inline) != comments(data) {
+				return data, nil
+			}
+			if _, err := jsonedit.Parse(inline); err != nil {
+				return data, nil
+			}
+			out = inline
 		}
 		return out, nil
 	}
 	return data, nil
+}
+
+// cutMember returns data without the member at path: from its name to the
+// end of its value and the comma after it, or nil.
+func cutMember(doc *jsonedit.Doc, path []string, data []byte) []byte {
+	parent := doc.Find(path[:len(path)-1]...)
+	var m *jsonedit.Member
+	for _, x := range parent.Members() {
+		if x.Name == path[len(path)-1] {
+			m = &x
+		}
+	}
+	if m == nil {
+		return nil
+	}
+	start, end := m.Key.Offset(), m.Value.End()
+	j := end
+	for j < len(data) && (data[j] == ' ' || data[j] == '\t') {
+		j++
+	}
+	if j < len(data) && data[j] == ',' {
+		end = j + 1
+	} else {
+		return nil // the last member without a comma: the comma before it would have to go
+	}
+	return append(append([]byte{}, data[:start]...), data[end:]...)
+}
+
+// removeRoot undoes Encode's first write into a file that held no value
+// (blank, or comments only): the top-level object it wrote goes, with the
+// line break it put before it, when it holds nothing but the empty server
+// map (and the keys a new file gets, such as OpenCode's "$schema"). It
+// works out what the file held before and checks that writing a server
+// into that and removing it again gives data back. A blank file is empty
+// again.
+func (a *Adapter) removeRoot(loc formats.Location, doc *jsonedit.Doc, data []byte) ([]byte, bool) {
+	root := doc.Root()
+	if !root.Valid() || len(bytes.TrimSpace(data[root.End():])) > 0 {
+		return nil, false
+	}
+	before := []byte{}
+	if pre := data[:root.Offset()]; len(bytes.TrimSpace(pre)) > 0 {
+		pre = bytes.TrimSuffix(bytes.TrimSuffix(pre, []byte("\n")), []byte("\r"))
+		before = append(append(before, pre...), data[root.End():]...)
+	}
+	one := canonical.Set{Servers: []canonical.Server{{Name: "x", Transport: canonical.Stdio, Command: "x"}}}
+	with, ds := a.Encode(loc, before, one, formats.EncodeOptions{})
+	if ds.HasErrors() {
+		return nil, false
+	}
+	again, ds := a.Encode(loc, with, canonical.Set{}, formats.EncodeOptions{})
+	if ds.HasErrors() {
+		return nil, false
+	}
+	if len(before) == 0 {
+		// Blank before: its blanks are gone (Encode writes its own), so
+		// the object must only say the same.
+		return before, sameJSON(again, data)
+	}
+	return before, bytes.Equal(again, data)
+}
+
+// sameJSON reports whether two JSONC texts hold the same value.
+func sameJSON(a, b []byte) bool {
+	var va, vb any
+	sa, err1 := hujson.Standardize(bytes.Clone(a))
+	sb, err2 := hujson.Standardize(bytes.Clone(b))
+	if err1 != nil || err2 != nil || json.Unmarshal(sa, &va) != nil || json.Unmarshal(sb, &vb) != nil {
+		return false
+	}
+	return reflect.DeepEqual(va, vb)
 }
 
 // onlyPath reports whether n is an object that holds nothing but rest: the

@@ -806,7 +806,9 @@ func oldAnon(d *Doc, section, nameKey string) []any {
 // is missing or holds anything.
 func (d *Doc) RemoveEmptySection(section string) (out []byte, ok bool, err error) {
 	k, v := d.Lookup(section)
-	if k == nil || v == nil || k.Column != 1 || v.Line != k.Line || v.Anchor != "" || k.LineComment != "" || v.LineComment != "" {
+	// A comment on the key's line is looked for in the line itself:
+	// yaml.v3 may hang the comment of the line before on the key.
+	if k == nil || v == nil || k.Column != 1 || v.Line != k.Line || v.Anchor != "" {
 		return d.src, false, nil
 	}
 	switch {
