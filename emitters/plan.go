@@ -443,15 +443,16 @@ func sameSections(tps []*TargetPlan, data []byte) bool {
 
 // addedKeys reports how many keys leading to the target's server map the
 // edit from before to after added (formats.SectionRemover); 0 for clients
-// whose map is the whole file.
-func addedKeys(t Target, before, after []byte) int {
+// whose map is the whole file. holds says the section reads a server
+// after the edit: its map is there, so after need not be parsed again.
+func addedKeys(t Target, before, after []byte, holds bool) int {
 	sr, ok := t.Adapter.(formats.SectionRemover)
 	if !ok || bytes.Equal(before, after) {
 		return 0
 	}
 	missing := sr.MissingKeys(t.Location, before)
-	if missing == 0 {
-		return 0
+	if missing == 0 || holds {
+		return missing
 	}
 	return max(0, missing-sr.MissingKeys(t.Location, after))
 }
@@ -582,7 +583,7 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 	}
 	tp.After = after
 	if len(adds) > 0 {
-		tp.addedKeys = addedKeys(t, data, out)
+		tp.addedKeys = addedKeys(t, data, out, after.Len() > 0)
 	}
 	for _, name := range adds {
 		tp.recordWritten(name, client, after, Add)

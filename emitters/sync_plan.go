@@ -182,7 +182,7 @@ func planFileSync(fc *FileChange, opts SyncOptions) {
 		}
 		tp.After = after
 		if len(want.Written) > 0 {
-			tp.addedKeys = addedKeys(t, cur, out)
+			tp.addedKeys = addedKeys(t, cur, out, after.Len() > 0)
 		}
 		for _, name := range want.Written {
 			if srv, ok := after.Get(name); ok {

@@ -1,6 +1,7 @@
 package reconcile
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -167,4 +168,35 @@ func TestTeamServerLeavesWithItsSource(t *testing.T) {
 			t.Errorf("%s's directory is left (%v)", client, err)
 		}
 	}
+}
+
+// BenchmarkPlanTeam is BenchmarkPlan with the 50 servers coming from a team
+// source instead of the store (nine clients in step; nothing to write).
+func BenchmarkPlanTeam(b *testing.B) {
+	clients := []string{"claude-code", "codex", "continue", "cursor", "gemini", "goose", "opencode", "vscode", "windsurf"}
+	sb := newSandbox(b, teamStore, clients...)
+	st, _ := store.Load(sb.store)
+	recs, err := sources.LoadRecords(sb.stateDir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var set canonical.Set
+	for i := range 50 {
+		set.Servers = append(set.Servers, canonical.Server{Name: fmt.Sprintf("s%02d", i), Transport: canonical.Stdio, Command: "npx",
+			Args: []string{"-y", fmt.Sprintf("pkg-%d", i)}, Env: map[string]string{"TOKEN": fmt.Sprintf("${TOKEN_%d}", i)}})
+	}
+	now := time.Now()
+	recs.Update(st.Sources[0], "c1", set, now)
+	for _, srv := range set.Servers {
+		recs.Approve("acme", srv.Name, now)
+	}
+	sb.recs = recs
+	sb.sync(nil, clients...)
+	b.ReportAllocs()
+	for range b.N {
+		if r, _ := sb.plan(nil); r.Changed() {
+			b.Fatal("not in sync")
+		}
+	}
+	b.ReportMetric(float64(len(clients)), "clients")
 }
