@@ -29,7 +29,11 @@
 // longer allows for that client) are removed, unless they were edited by
 // hand since (a warning; Force removes them). A file mcpsync created is
 // removed when it ends up holding nothing but what mcpsync would write for
-// an empty file. Entries mcpsync did not write are never pruned.
+// an empty file, and with it the directories mcpsync created for it (each
+// only while empty). In a file that stays, the keys mcpsync added to reach
+// a server map that is empty again ("mcpServers" in a Gemini settings.json
+// that held only a theme) go too (formats.SectionRemover); a key the file
+// had stays, even empty. Entries mcpsync did not write are never pruned.
 //
 // # Apply
 //

@@ -53,6 +53,18 @@
 // A server never synced goes everywhere when every side that holds it
 // agrees (each as it can express it); otherwise it is a conflict.
 //
+// # Team sources
+//
+// Servers of the store's team sources (Options.Desired) take no part in the
+// merge: only the source changes them (pull, approve). Clients get the
+// approved version as export writes it; the store never gets them, and
+// their absence from it is not a removal; a client's edit of one, its own
+// entry of that name, or an entry of a server still pending approval is
+// reported and left alone; resolve --take refuses them. The base records
+// the source, so that a server that leaves its source (or whose source
+// leaves the store, even leaving the store empty) is removed like any
+// server removed from the store.
+//
 // # Writing
 //
 // Plan returns an emitters.Plan that also edits the store: it prints as

@@ -32,6 +32,13 @@ Nothing is ever silently overwritten:
     other servers when they add one) is not copied anywhere: you are warned,
     with the value masked.
 
+Servers of a team source ('mcpsync source') reach clients as export writes
+them (the approved version; one pending approval reaches none), and only
+the source changes them: they are never written into the store, an edit of
+one in a client is reported and left there, and when a server leaves its
+source (or the source leaves the store) it is removed from every client
+where mcpsync wrote it.
+
 Clients whose file does not exist (or is empty) take no part; --only creates
 it. A missing or empty store is filled again from the others, never read as
 "every server removed". All files are written or none, atomically, with
