@@ -196,8 +196,13 @@ func Plan(opts Options) *Result {
 	p.storeFresh = !opts.Store.Exists
 	if opts.Store.Exists && len(bytes.TrimSpace(opts.Store.Original())) == 0 {
 		p.storeFresh = true
-		if len(st.Bases[opts.Store.Path]) > 0 {
-			p.r.Waiting = append(p.r.Waiting, opts.Store.Path)
+		// Emptied while it had servers of its own: most likely being
+		// written. One that held only team sources is empty for good.
+		for _, b := range st.Bases[opts.Store.Path] {
+			if b.Source == "" {
+				p.r.Waiting = append(p.r.Waiting, opts.Store.Path)
+				break
+			}
 		}
 	}
 	for _, name := range allNames(opts, p.sides, st) {

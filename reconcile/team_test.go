@@ -158,6 +158,9 @@ func TestTeamServerLeavesWithItsSource(t *testing.T) {
 	if len(r.Outcomes) != 1 || r.Outcomes[0].Line() != "acme-github: removed in source acme -> cursor, codex" {
 		t.Fatalf("outcomes: %+v", r.Outcomes)
 	}
+	if len(r.Waiting) > 0 {
+		t.Fatalf("a store that held only a source, emptied, is taken for one being written: %v", r.Waiting)
+	}
 	if got := sb.read(sb.store); got != "" {
 		t.Fatalf("the store was filled from the clients:\n%s", got)
 	}
