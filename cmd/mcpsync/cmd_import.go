@@ -249,7 +249,7 @@ func (a *App) runImport(o importOptions) error {
 		in.Origin = canonical.Pos{}
 		if source, inEffect := team.SourceOf(in.Name); source != "" {
 			upstream, _ := team.Set.Get(in.Name)
-			if !rename || inEffect && canonical.Equal(upstream, in) {
+			if !rename || inEffect && sameAsClientHolds(ad, locs[0], upstream, in) {
 				fromSources = append(fromSources, importOutcome{Name: in.Name, Action: "skipped", Source: source})
 				continue
 			}
@@ -410,6 +410,25 @@ func sourceSkipNote(skipped []importOutcome, client string, rename bool) string 
 	}
 	return fmt.Sprintf("skipped %s: %s from %s and change%s only upstream (%s)", strings.Join(names, ", "), they, what,
 		map[bool]string{true: "s", false: ""}[len(names) == 1], why)
+}
+
+// sameAsClientHolds reports whether the client's entry in is want as that
+// client holds it: what the client cannot express (a cwd for Claude Code)
+// is no difference.
+func sameAsClientHolds(ad formats.Adapter, loc formats.Location, want, in canonical.Server) bool {
+	if canonical.Equal(want, in) {
+		return true
+	}
+	data, ds := ad.Encode(loc, nil, canonical.Set{Servers: []canonical.Server{want}}, formats.EncodeOptions{})
+	if ds.HasErrors() {
+		return false
+	}
+	back, ds := ad.Decode(loc, data)
+	if ds.HasErrors() {
+		return false
+	}
+	view, ok := back.Get(want.Name)
+	return ok && canonical.Equal(view, in)
 }
 
 // withClientExtra returns base with the client's own keys taken from in.
