@@ -266,7 +266,7 @@ func (r *reader) server(name string, m map[string]any) (srv canonical.Server, wr
 			srv.Env[name] = "${" + name + "}"
 		}
 		if withSource {
-			srv.SetExtra(ID, "env_vars", toJSON(vars))
+			srv.SetExtra(ID, "env_vars", tomledit.ToJSON(vars))
 		}
 	}
 	if s, ok := get.str("cwd"); ok {
@@ -321,7 +321,7 @@ func (r *reader) server(name string, m map[string]any) (srv canonical.Server, wr
 			continue
 		}
 		v := m[k]
-		srv.SetExtra(ID, k, toJSON(v))
+		srv.SetExtra(ID, k, tomledit.ToJSON(v))
 		switch k {
 		case "headers":
 			warn("headers", "Codex ignores `headers` (other clients' spelling); use http_headers, or env_http_headers for values from the environment",
@@ -387,7 +387,7 @@ func (r *reader) oauth(srv *canonical.Server, m map[string]any, get typed, name 
 			}
 		}
 		if len(rest) > 0 {
-			srv.SetExtra(ID, "oauth", toJSON(rest))
+			srv.SetExtra(ID, "oauth", tomledit.ToJSON(rest))
 		}
 	}
 	if !o.IsZero() {

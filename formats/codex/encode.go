@@ -169,8 +169,8 @@ func rawEqual(a, b json.RawMessage) bool {
 	if len(a) == 0 || len(b) == 0 {
 		return len(a) == len(b)
 	}
-	va, okA := fromJSON(a)
-	vb, okB := fromJSON(b)
+	va, okA := tomledit.FromJSON(a)
+	vb, okB := tomledit.FromJSON(b)
 	return okA == okB && tomledit.Equal(va, vb)
 }
 
@@ -302,11 +302,11 @@ func (w *writer) env(srv canonical.Server) (tomledit.Table, []any) {
 	sources := map[string]any{}
 	var rawVars json.RawMessage
 	if raw, ok := w.f.raw[srv.Name]["env_vars"]; ok {
-		rawVars = toJSON(raw)
+		rawVars = tomledit.ToJSON(raw)
 	} else if x := srv.Extra[ID]["env_vars"]; x != nil {
 		rawVars = x
 	}
-	if v, ok := fromJSON(rawVars); ok {
+	if v, ok := tomledit.FromJSON(rawVars); ok {
 		if list, ok := v.([]any); ok {
 			for _, e := range list {
 				if t, ok := e.(tomledit.Table); ok {
@@ -428,7 +428,7 @@ func (w *writer) oauth(srv canonical.Server, t *tomledit.Table) {
 		}
 	}
 	if x := srv.Extra[ID]["oauth"]; x != nil {
-		if v, ok := fromJSON(x); ok {
+		if v, ok := tomledit.FromJSON(x); ok {
 			if et, ok := v.(tomledit.Table); ok {
 				for _, f := range et {
 					if _, set := ot.Get(f.Key); !set {
@@ -469,7 +469,7 @@ func (w *writer) extra(srv canonical.Server, t *tomledit.Table) {
 		if knownKeys[k] {
 			continue // env_vars sources and oauth keys, merged above
 		}
-		v, ok := fromJSON(x[k])
+		v, ok := tomledit.FromJSON(x[k])
 		if !ok {
 			w.warn(&srv, k, "%s is null, which TOML cannot write; not written", k)
 			continue

@@ -1,7 +1,6 @@
 package continuedev
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -270,7 +269,7 @@ func (r *reader) server(name string, item *yaml.Node, m map[string]any) (canonic
 			}
 		}
 		if len(rest) > 0 {
-			srv.SetExtra(ID, "requestOptions", toJSON(rest))
+			srv.SetExtra(ID, "requestOptions", yamledit.ToJSON(rest))
 		}
 		if srv.Transport == canonical.Stdio {
 			warn("requestOptions", "Continue uses requestOptions only for url servers", "requestOptions is ignored for a stdio server")
@@ -293,7 +292,7 @@ func (r *reader) server(name string, item *yaml.Node, m map[string]any) (canonic
 	}
 	for _, k := range sortedKeys(m) {
 		if !modelled[k] {
-			srv.SetExtra(ID, k, toJSON(m[k]))
+			srv.SetExtra(ID, k, yamledit.ToJSON(m[k]))
 		}
 	}
 	if canonical.Diagnostics(r.ds[start:]).HasErrors() {
@@ -304,34 +303,6 @@ func (r *reader) server(name string, item *yaml.Node, m map[string]any) (canonic
 		r.ds = append(r.ds, d)
 	}
 	return srv, true
-}
-
-func toJSON(v any) json.RawMessage {
-	b, err := json.Marshal(jsonable(v))
-	if err != nil {
-		b, _ = json.Marshal(fmt.Sprint(v))
-	}
-	return b
-}
-
-func jsonable(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = jsonable(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = jsonable(e)
-		}
-		return out
-	case time.Time:
-		return yamledit.FormatTime(x)
-	}
-	return v
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -2,7 +2,6 @@ package continuedev
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"maps"
 	"slices"
@@ -150,17 +149,9 @@ var groups = []group{
 	{[]string{"cwd"}, func(a, b *canonical.Server) bool { return a.Cwd == b.Cwd }},
 	{[]string{"url"}, func(a, b *canonical.Server) bool { return a.URL == b.URL }},
 	{[]string{"requestOptions"}, func(a, b *canonical.Server) bool {
-		return maps.Equal(a.Headers, b.Headers) && (b.Extra[ID] == nil || rawEqual(a.Extra[ID]["requestOptions"], b.Extra[ID]["requestOptions"]))
+		return maps.Equal(a.Headers, b.Headers) && (b.Extra[ID] == nil || yamledit.JSONEqual(a.Extra[ID]["requestOptions"], b.Extra[ID]["requestOptions"]))
 	}},
 	{[]string{"connectionTimeout"}, func(a, b *canonical.Server) bool { return a.StartupTimeout == b.StartupTimeout }},
-}
-
-func rawEqual(a, b json.RawMessage) bool {
-	if len(a) == 0 || len(b) == 0 {
-		return len(a) == len(b)
-	}
-	var x, y any
-	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && yamledit.Equal(x, y)
 }
 
 // server renders srv; with old (what the file holds), the parts that did
@@ -262,7 +253,7 @@ func (w *writer) fresh(srv canonical.Server) yamledit.Map {
 			}
 			ro.Set("headers", h)
 		}
-		if v, ok := fromJSON(srv.Extra[ID]["requestOptions"]); ok {
+		if v, ok := yamledit.FromJSON(srv.Extra[ID]["requestOptions"]); ok {
 			if t, ok := v.(yamledit.Map); ok {
 				for _, f := range t {
 					if f.Key != "headers" {
@@ -312,7 +303,7 @@ func (w *writer) fresh(srv canonical.Server) yamledit.Map {
 			if modelled[k] {
 				continue
 			}
-			if v, ok := fromJSON(x[k]); ok {
+			if v, ok := yamledit.FromJSON(x[k]); ok {
 				if old, has := raw[k]; has && yamledit.Equal(old, v) {
 					v = old
 				}
@@ -321,65 +312,4 @@ func (w *writer) fresh(srv canonical.Server) yamledit.Map {
 		}
 	}
 	return m
-}
-
-// fromJSON turns an Extra value back into a YAML value, keeping the key
-// order of objects; ok is false for an absent value.
-func fromJSON(raw json.RawMessage) (any, bool) {
-	if len(raw) == 0 {
-		return nil, false
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	return readJSON(dec)
-}
-
-func readJSON(dec *json.Decoder) (any, bool) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, false
-	}
-	switch x := tok.(type) {
-	case json.Delim:
-		switch x {
-		case '{':
-			m := yamledit.Map{}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, false
-				}
-				k, _ := kt.(string)
-				v, ok := readJSON(dec)
-				if !ok {
-					return nil, false
-				}
-				m = append(m, yamledit.Field{Key: k, Value: v})
-			}
-			_, err := dec.Token()
-			return m, err == nil
-		case '[':
-			list := []any{}
-			for dec.More() {
-				v, ok := readJSON(dec)
-				if !ok {
-					return nil, false
-				}
-				list = append(list, v)
-			}
-			_, err := dec.Token()
-			return list, err == nil
-		}
-	case json.Number:
-		if i, err := x.Int64(); err == nil && !strings.ContainsAny(string(x), ".eE") {
-			return i, true
-		}
-		f, err := x.Float64()
-		return f, err == nil
-	case string, bool:
-		return x, true
-	case nil:
-		return nil, true
-	}
-	return nil, false
 }

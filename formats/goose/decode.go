@@ -1,7 +1,6 @@
 package goose
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -175,13 +174,13 @@ func (r *reader) extension(name string, kn, vn *yaml.Node, m map[string]any) (sr
 	}
 	if s, ok := get.str("name"); ok {
 		if s != name {
-			srv.SetExtra(ID, "name", toJSON(s))
+			srv.SetExtra(ID, "name", yamledit.ToJSON(s))
 		}
 	} else if _, present := m["name"]; !present && typ != "sse" {
 		fail("name", drops+"add name: "+name, "missing field `name`")
 	}
 	if v, present := m["description"]; present && v != nil && v != "" {
-		srv.SetExtra(ID, "description", toJSON(v))
+		srv.SetExtra(ID, "description", yamledit.ToJSON(v))
 	} else if !present && typ == "streamable_http" {
 		fail("description", drops+"add description: ''", "missing field `description`")
 	}
@@ -249,10 +248,10 @@ func (r *reader) extension(name string, kn, vn *yaml.Node, m map[string]any) (sr
 			srv.Headers = h
 		}
 		if len(envs) > 0 {
-			srv.SetExtra(ID, "envs", toJSON(m["envs"]))
+			srv.SetExtra(ID, "envs", yamledit.ToJSON(m["envs"]))
 		}
 		if len(keys) > 0 && !slices.Equal(keys, derivedKeys(srv, envs)) {
-			srv.SetExtra(ID, "env_keys", toJSON(m["env_keys"]))
+			srv.SetExtra(ID, "env_keys", yamledit.ToJSON(m["env_keys"]))
 		}
 		for field, set := range map[string]bool{"cmd": m["cmd"] != nil, "args": m["args"] != nil} {
 			if set {
@@ -268,7 +267,7 @@ func (r *reader) extension(name string, kn, vn *yaml.Node, m map[string]any) (sr
 		if modelled[k] || k == "name" || k == "description" {
 			continue
 		}
-		srv.SetExtra(ID, k, toJSON(m[k]))
+		srv.SetExtra(ID, k, yamledit.ToJSON(m[k]))
 		switch k {
 		case "env":
 			warn("env", "Goose reads environment variables from envs (values) and env_keys (from its keyring); it ignores env", "Goose ignores env")
@@ -303,34 +302,6 @@ func derivedKeys(srv canonical.Server, envs map[string]string) []string {
 	}
 	slices.Sort(names)
 	return names
-}
-
-func toJSON(v any) json.RawMessage {
-	b, err := json.Marshal(jsonable(v))
-	if err != nil {
-		b, _ = json.Marshal(fmt.Sprint(v))
-	}
-	return b
-}
-
-func jsonable(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = jsonable(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = jsonable(e)
-		}
-		return out
-	case time.Time:
-		return yamledit.FormatTime(x)
-	}
-	return v
 }
 
 func sortedKeys[V any](m map[string]V) []string {

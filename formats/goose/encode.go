@@ -1,8 +1,6 @@
 package goose
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"maps"
 	"slices"
@@ -167,20 +165,12 @@ var groups = []group{
 			return maps.Equal(a.Env, b.Env)
 		}
 		return a.URL == b.URL && maps.Equal(a.Headers, b.Headers) &&
-			(b.Extra[ID] == nil || (rawEqual(a.Extra[ID]["envs"], b.Extra[ID]["envs"]) && rawEqual(a.Extra[ID]["env_keys"], b.Extra[ID]["env_keys"])))
+			(b.Extra[ID] == nil || (yamledit.JSONEqual(a.Extra[ID]["envs"], b.Extra[ID]["envs"]) && yamledit.JSONEqual(a.Extra[ID]["env_keys"], b.Extra[ID]["env_keys"])))
 	}},
 	{[]string{"timeout"}, func(a, b *canonical.Server) bool {
 		return a.ToolTimeout == b.ToolTimeout && a.StartupTimeout == b.StartupTimeout
 	}},
 	{[]string{"available_tools"}, func(a, b *canonical.Server) bool { return slices.Equal(a.ToolsAllow, b.ToolsAllow) }},
-}
-
-func rawEqual(a, b json.RawMessage) bool {
-	if len(a) == 0 || len(b) == 0 {
-		return len(a) == len(b)
-	}
-	var x, y any
-	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && yamledit.Equal(x, y)
 }
 
 // server renders srv; with old (what the file holds), the parts that did
@@ -222,7 +212,7 @@ func (w *writer) fresh(srv canonical.Server) yamledit.Map {
 	// name and description: want's, else the file's, else (for a new
 	// extension only) the default Goose itself writes.
 	display := func(key string, def any) {
-		if v, ok := fromJSON(x[key]); ok {
+		if v, ok := yamledit.FromJSON(x[key]); ok {
 			m.Set(key, v)
 		} else if v, ok := raw[key]; ok {
 			m.Set(key, v)
@@ -274,7 +264,7 @@ func (w *writer) fresh(srv canonical.Server) yamledit.Map {
 		}
 		m.Set("headers", headers)
 		envs := yamledit.Map{}
-		if v, ok := fromJSON(x["envs"]); ok {
+		if v, ok := yamledit.FromJSON(x["envs"]); ok {
 			if t, ok := v.(yamledit.Map); ok {
 				envs = t
 			}
@@ -287,7 +277,7 @@ func (w *writer) fresh(srv canonical.Server) yamledit.Map {
 			set[f.Key] = s
 		}
 		var keys []any
-		if v, ok := fromJSON(x["env_keys"]); ok {
+		if v, ok := yamledit.FromJSON(x["env_keys"]); ok {
 			keys, _ = v.([]any)
 		}
 		for _, n := range derivedKeys(srv, set) {
@@ -341,7 +331,7 @@ func (w *writer) fresh(srv canonical.Server) yamledit.Map {
 			if modelled[k] || k == "name" || k == "description" {
 				continue
 			}
-			if v, ok := fromJSON(x[k]); ok {
+			if v, ok := yamledit.FromJSON(x[k]); ok {
 				if old, has := raw[k]; has && yamledit.Equal(old, v) {
 					v = old
 				}
@@ -407,65 +397,4 @@ func wholeSeconds(srv *canonical.Server, w *writer, field string, d time.Duratio
 		w.warn(srv, field, "Goose counts whole seconds; %v written as %ds", d, s)
 	}
 	return s
-}
-
-// fromJSON turns an Extra value back into a YAML value, keeping the key
-// order of objects; ok is false for an absent value.
-func fromJSON(raw json.RawMessage) (any, bool) {
-	if len(raw) == 0 {
-		return nil, false
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	return readJSON(dec)
-}
-
-func readJSON(dec *json.Decoder) (any, bool) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, false
-	}
-	switch x := tok.(type) {
-	case json.Delim:
-		switch x {
-		case '{':
-			m := yamledit.Map{}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, false
-				}
-				k, _ := kt.(string)
-				v, ok := readJSON(dec)
-				if !ok {
-					return nil, false
-				}
-				m = append(m, yamledit.Field{Key: k, Value: v})
-			}
-			_, err := dec.Token()
-			return m, err == nil
-		case '[':
-			list := []any{}
-			for dec.More() {
-				v, ok := readJSON(dec)
-				if !ok {
-					return nil, false
-				}
-				list = append(list, v)
-			}
-			_, err := dec.Token()
-			return list, err == nil
-		}
-	case json.Number:
-		if i, err := x.Int64(); err == nil && !strings.ContainsAny(string(x), ".eE") {
-			return i, true
-		}
-		f, err := x.Float64()
-		return f, err == nil
-	case string, bool:
-		return x, true
-	case nil:
-		return nil, true
-	}
-	return nil, false
 }

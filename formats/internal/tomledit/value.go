@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/mcpsync/mcpsync/formats/internal/value"
 )
 
 // A Table is a TOML table whose key order matters when it is written anew.
@@ -92,114 +94,24 @@ func TableFromMap(m map[string]any, order []string) Table {
 
 // Normalize returns v in the generic form BurntSushi/toml decodes into:
 // map[string]any, []any, int64, float64, string, bool, time.Time.
-func Normalize(v any) any {
-	switch x := v.(type) {
-	case Table:
-		return x.Map()
-	case map[string]any:
-		m := make(map[string]any, len(x))
-		for k, e := range x {
-			m[k] = Normalize(e)
-		}
-		return m
-	case []map[string]any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = Normalize(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = Normalize(e)
-		}
-		return out
-	case []string:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = e
-		}
-		return out
-	case int:
-		return int64(x)
-	case int8:
-		return int64(x)
-	case int16:
-		return int64(x)
-	case int32:
-		return int64(x)
-	case uint8:
-		return int64(x)
-	case uint16:
-		return int64(x)
-	case uint32:
-		return int64(x)
-	case float32:
-		return float64(x)
-	}
-	return v
-}
+func Normalize(v any) any { return value.Normalize[Table](v) }
 
 // Equal reports whether two values mean the same to a TOML reader. An
 // integer equals a float of the same value (Codex reads 20 and 20.0 alike,
 // and JSON, which carries unknown keys between clients, cannot tell them
 // apart), and a date-time equals its own TOML spelling as a string.
-func Equal(a, b any) bool {
-	a, b = Normalize(a), Normalize(b)
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, xv := range x {
-			yv, ok := y[k]
-			if !ok || !Equal(xv, yv) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !Equal(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case int64:
-		switch y := b.(type) {
-		case int64:
-			return x == y
-		case float64:
-			return float64(x) == y
-		}
-		return false
-	case float64:
-		switch y := b.(type) {
-		case float64:
-			return x == y || (math.IsNaN(x) && math.IsNaN(y))
-		case int64:
-			return x == float64(y)
-		}
-		return false
+func Equal(a, b any) bool { return value.Equal[Table](a, b, sameTime) }
+
+// sameTime compares a date-time with another, its kind (local or not) and
+// zone included, or with its TOML spelling.
+func sameTime(x time.Time, b any) bool {
+	switch y := b.(type) {
 	case time.Time:
-		switch y := b.(type) {
-		case time.Time:
-			return x.Equal(y) && x.Location().String() == y.Location().String()
-		case string:
-			return formatTime(x) == y
-		}
-		return false
+		return x.Equal(y) && x.Location().String() == y.Location().String()
 	case string:
-		if y, ok := b.(time.Time); ok {
-			return formatTime(y) == x
-		}
+		return formatTime(x) == y
 	}
-	return reflect.DeepEqual(a, b)
+	return false
 }
 
 // formatTime spells a decoded date-time as TOML does, keeping the local

@@ -1,11 +1,10 @@
 package yamledit
 
 import (
-	"fmt"
-	"math"
-	"reflect"
 	"slices"
 	"time"
+
+	"github.com/mcpsync/mcpsync/formats/internal/value"
 )
 
 // A Map is a YAML mapping whose key order matters when it is written anew.
@@ -76,115 +75,23 @@ func MapFrom(m map[string]any, order []string) Map {
 
 // Normalize returns v in the generic form this package compares:
 // map[string]any, []any, int64, float64, string, bool, nil, time.Time.
-func Normalize(v any) any {
-	switch x := v.(type) {
-	case Map:
-		m := make(map[string]any, len(x))
-		for _, f := range x {
-			m[f.Key] = Normalize(f.Value)
-		}
-		return m
-	case map[string]any:
-		m := make(map[string]any, len(x))
-		for k, e := range x {
-			m[k] = Normalize(e)
-		}
-		return m
-	case map[any]any:
-		m := make(map[string]any, len(x))
-		for k, e := range x {
-			m[fmt.Sprint(k)] = Normalize(e)
-		}
-		return m
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = Normalize(e)
-		}
-		return out
-	case []string:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = e
-		}
-		return out
-	case int:
-		return int64(x)
-	case int32:
-		return int64(x)
-	case uint64:
-		if x <= math.MaxInt64 {
-			return int64(x)
-		}
-		return float64(x)
-	case uint:
-		return int64(x)
-	case float32:
-		return float64(x)
-	}
-	return v
-}
+func Normalize(v any) any { return value.Normalize[Map](v) }
 
 // Equal reports whether two values mean the same: an integer equals a float
 // of the same value, and a timestamp equals its own spelling as a string
 // (JSON, which carries unknown keys between clients, has neither
 // distinction).
-func Equal(a, b any) bool {
-	a, b = Normalize(a), Normalize(b)
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, xv := range x {
-			yv, ok := y[k]
-			if !ok || !Equal(xv, yv) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !Equal(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case int64:
-		switch y := b.(type) {
-		case int64:
-			return x == y
-		case float64:
-			return float64(x) == y
-		}
-		return false
-	case float64:
-		switch y := b.(type) {
-		case float64:
-			return x == y || (math.IsNaN(x) && math.IsNaN(y))
-		case int64:
-			return x == float64(y)
-		}
-		return false
+func Equal(a, b any) bool { return value.Equal[Map](a, b, sameTime) }
+
+// sameTime compares a timestamp with another, or with its spelling.
+func sameTime(x time.Time, b any) bool {
+	switch y := b.(type) {
 	case time.Time:
-		switch y := b.(type) {
-		case time.Time:
-			return x.Equal(y)
-		case string:
-			return FormatTime(x) == y
-		}
-		return false
+		return x.Equal(y)
 	case string:
-		if y, ok := b.(time.Time); ok {
-			return FormatTime(y) == x
-		}
+		return FormatTime(x) == y
 	}
-	return reflect.DeepEqual(a, b)
+	return false
 }
 
 // FormatTime spells a decoded timestamp as YAML would: a date alone when

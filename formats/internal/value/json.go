@@ -1,0 +1,116 @@
+package value
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// Nulls says what FromJSON does with a JSON null.
+type Nulls int
+
+const (
+	// KeepNulls reads null as nil (YAML has null). A member or element
+	// that cannot be read fails the whole value.
+	KeepNulls Nulls = iota
+	// DropNulls is for a format without null (TOML): a null value is not
+	// ok, and a member or element that is null (or a number out of range)
+	// is left out.
+	DropNulls
+)
+
+// FromJSON turns an Extra value back into a value an editor writes,
+// keeping the key order of objects (as the editor's ordered map M). A
+// number without a fraction or exponent that fits is an int64, any other a
+// float64. ok is false for an absent or malformed value, and for null
+// (or a number out of range) with DropNulls.
+func FromJSON[M Ordered[F], F ~Field](raw json.RawMessage, nulls Nulls) (v any, ok bool) {
+	if len(raw) == 0 {
+		return nil, false
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	v, r := readJSON[M](dec, nulls)
+	return v, r == read
+}
+
+// result is what readJSON made of one value.
+type result int
+
+const (
+	read      result = iota
+	left             // null, or a number out of range, with DropNulls: left out
+	malformed        // the JSON is broken, or (KeepNulls) a number is out of range
+)
+
+func readJSON[M Ordered[F], F ~Field](dec *json.Decoder, nulls Nulls) (any, result) {
+	// What a value that has no form becomes.
+	noForm := malformed
+	if nulls == DropNulls {
+		noForm = left
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, malformed
+	}
+	switch x := tok.(type) {
+	case json.Delim:
+		switch x {
+		case '{':
+			m := M{}
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return nil, malformed
+				}
+				k, _ := kt.(string)
+				v, r := readJSON[M](dec, nulls)
+				switch r {
+				case read:
+					m = append(m, F{Key: k, Value: v})
+				case malformed:
+					return nil, malformed
+				}
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, malformed
+			}
+			return m, read
+		case '[':
+			list := []any{}
+			for dec.More() {
+				v, r := readJSON[M](dec, nulls)
+				switch r {
+				case read:
+					list = append(list, v)
+				case malformed:
+					return nil, malformed
+				}
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, malformed
+			}
+			return list, read
+		}
+	case json.Number:
+		s := string(x)
+		if !strings.ContainsAny(s, ".eE") {
+			if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+				return i, read
+			}
+		}
+		if f, err := strconv.ParseFloat(s, 64); err == nil {
+			return f, read
+		}
+		return nil, noForm
+	case string, bool:
+		return x, read
+	case nil:
+		if nulls == KeepNulls {
+			return nil, read
+		}
+		return nil, left
+	}
+	return nil, malformed
+}
