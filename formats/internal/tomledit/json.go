@@ -13,34 +13,10 @@ import (
 // carries a client's unknown keys. Date-times become their TOML spelling,
 // and floats JSON cannot carry (nan, inf) their TOML spelling too, as
 // strings.
-func ToJSON(v any) json.RawMessage {
-	b, err := json.Marshal(jsonable(v))
-	if err != nil {
-		b, _ = json.Marshal(RenderValue(v))
-	}
-	return b
-}
+func ToJSON(v any) json.RawMessage { return value.ToJSON(v, jsonScalar, RenderValue) }
 
-func jsonable(v any) any {
+func jsonScalar(v any) any {
 	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = jsonable(e)
-		}
-		return out
-	case []map[string]any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = jsonable(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = jsonable(e)
-		}
-		return out
 	case time.Time:
 		return strings.Trim(RenderValue(x), `"`)
 	case float64:

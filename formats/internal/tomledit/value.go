@@ -3,7 +3,6 @@ package tomledit
 import (
 	"math"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -45,11 +44,6 @@ func (t *Table) Set(key string, v any) {
 	*t = append(*t, Field{key, v})
 }
 
-// Delete removes key.
-func (t *Table) Delete(key string) {
-	*t = slices.DeleteFunc(*t, func(f Field) bool { return f.Key == key })
-}
-
 // Keys returns the keys in order.
 func (t Table) Keys() []string {
 	out := make([]string, len(t))
@@ -59,38 +53,9 @@ func (t Table) Keys() []string {
 	return out
 }
 
-// Map returns the table as the generic value a decoder would produce.
-func (t Table) Map() map[string]any {
-	m := make(map[string]any, len(t))
-	for _, f := range t {
-		m[f.Key] = Normalize(f.Value)
-	}
-	return m
-}
-
 // TableFromMap turns a decoded map into a Table, keys in the given order
 // first (those present), then the rest sorted.
-func TableFromMap(m map[string]any, order []string) Table {
-	t := make(Table, 0, len(m))
-	seen := make(map[string]bool, len(m))
-	for _, k := range order {
-		if v, ok := m[k]; ok && !seen[k] {
-			seen[k] = true
-			t = append(t, Field{k, v})
-		}
-	}
-	rest := make([]string, 0, len(m))
-	for k := range m {
-		if !seen[k] {
-			rest = append(rest, k)
-		}
-	}
-	slices.Sort(rest)
-	for _, k := range rest {
-		t = append(t, Field{k, m[k]})
-	}
-	return t
-}
+func TableFromMap(m map[string]any, order []string) Table { return value.FromMap[Table](m, order) }
 
 // Normalize returns v in the generic form BurntSushi/toml decodes into:
 // map[string]any, []any, int64, float64, string, bool, time.Time.

@@ -7,6 +7,42 @@ import (
 	"strings"
 )
 
+// ToJSON turns a decoded value into compact JSON, as Server.Extra carries
+// a client's unknown keys. scalar gives a value JSON has no form for (a
+// date-time, NaN) one, as the file's format spells it; when the value still
+// cannot be marshalled, it is whole's text as a JSON string.
+func ToJSON(v any, scalar func(any) any, whole func(any) string) json.RawMessage {
+	b, err := json.Marshal(jsonable(v, scalar))
+	if err != nil {
+		b, _ = json.Marshal(whole(v))
+	}
+	return b
+}
+
+func jsonable(v any, scalar func(any) any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = jsonable(e, scalar)
+		}
+		return out
+	case []map[string]any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = jsonable(e, scalar)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = jsonable(e, scalar)
+		}
+		return out
+	}
+	return scalar(v)
+}
+
 // Nulls says what FromJSON does with a JSON null.
 type Nulls int
 

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"time"
 )
 
@@ -25,6 +26,30 @@ type Field = struct {
 
 // Ordered is an editor's ordered map type, M, whose fields are F.
 type Ordered[F ~Field] interface{ ~[]F }
+
+// FromMap turns a decoded map into an ordered map: the keys of order first
+// (those present), then the rest sorted.
+func FromMap[M Ordered[F], F ~Field](m map[string]any, order []string) M {
+	out := make(M, 0, len(m))
+	seen := make(map[string]bool, len(m))
+	for _, k := range order {
+		if v, ok := m[k]; ok && !seen[k] {
+			seen[k] = true
+			out = append(out, F{Key: k, Value: v})
+		}
+	}
+	rest := make([]string, 0, len(m)-len(seen))
+	for k := range m {
+		if !seen[k] {
+			rest = append(rest, k)
+		}
+	}
+	slices.Sort(rest)
+	for _, k := range rest {
+		out = append(out, F{Key: k, Value: m[k]})
+	}
+	return out
+}
 
 // Normalize returns v in the generic form a decoder produces and Equal
 // compares: map[string]any, []any, int64, float64, string, bool, nil,

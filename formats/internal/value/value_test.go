@@ -155,3 +155,28 @@ func hasNil(v any) bool {
 	}
 	return false
 }
+
+func TestFromMapOrder(t *testing.T) {
+	got := FromMap[testMap](map[string]any{"c": 3, "a": 1, "b": 2, "d": 4}, []string{"d", "x", "b", "d"})
+	want := testMap{{"d", 4}, {"b", 2}, {"a", 1}, {"c", 3}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+func TestToJSON(t *testing.T) {
+	when := time.Date(2025, 1, 2, 0, 0, 0, 0, time.UTC)
+	scalar := func(v any) any {
+		if x, ok := v.(time.Time); ok {
+			return x.Format("2006-01-02")
+		}
+		return v
+	}
+	whole := func(v any) string { return "whole" }
+	if got := string(ToJSON(map[string]any{"b": []any{when, int64(1)}, "a": []map[string]any{{"x": true}}}, scalar, whole)); got != `{"a":[{"x":true}],"b":["2025-01-02",1]}` {
+		t.Errorf("got %s", got)
+	}
+	if got := string(ToJSON([]any{math.NaN()}, scalar, whole)); got != `"whole"` {
+		t.Errorf("a NaN JSON cannot hold: got %s, want the whole value's text", got)
+	}
+}

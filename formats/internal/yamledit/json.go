@@ -12,29 +12,12 @@ import (
 // carries a client's unknown keys. A timestamp becomes its YAML spelling; a
 // value JSON cannot carry at all (a NaN inside) becomes its text.
 func ToJSON(v any) json.RawMessage {
-	b, err := json.Marshal(jsonable(v))
-	if err != nil {
-		b, _ = json.Marshal(fmt.Sprint(v))
-	}
-	return b
+	return value.ToJSON(v, jsonScalar, func(v any) string { return fmt.Sprint(v) })
 }
 
-func jsonable(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = jsonable(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = jsonable(e)
-		}
-		return out
-	case time.Time:
-		return FormatTime(x)
+func jsonScalar(v any) any {
+	if t, ok := v.(time.Time); ok {
+		return FormatTime(t)
 	}
 	return v
 }

@@ -1,7 +1,6 @@
 package yamledit
 
 import (
-	"slices"
 	"time"
 
 	"github.com/mcpsync/mcpsync/formats/internal/value"
@@ -51,27 +50,7 @@ func (m Map) Keys() []string {
 
 // MapFrom turns a decoded map into a Map: keys in order first (those
 // present), then the rest sorted.
-func MapFrom(m map[string]any, order []string) Map {
-	out := make(Map, 0, len(m))
-	seen := map[string]bool{}
-	for _, k := range order {
-		if v, ok := m[k]; ok && !seen[k] {
-			seen[k] = true
-			out = append(out, Field{k, v})
-		}
-	}
-	var rest []string
-	for k := range m {
-		if !seen[k] {
-			rest = append(rest, k)
-		}
-	}
-	slices.Sort(rest)
-	for _, k := range rest {
-		out = append(out, Field{k, m[k]})
-	}
-	return out
-}
+func MapFrom(m map[string]any, order []string) Map { return value.FromMap[Map](m, order) }
 
 // Normalize returns v in the generic form this package compares:
 // map[string]any, []any, int64, float64, string, bool, nil, time.Time.
