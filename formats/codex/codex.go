@@ -27,10 +27,9 @@
 package codex
 
 import (
-	"strings"
-
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/formats/internal/adapterkit"
 )
 
 // ID is the client id users type.
@@ -67,35 +66,21 @@ func (adapter) Locations(env formats.Env) []formats.Location {
 	var locs []formats.Location
 	home := env.Get("CODEX_HOME")
 	if home == "" && env.Home != "" {
-		home = joinPath(env.OS, env.Home, ".codex")
+		home = adapterkit.JoinPath(env.OS, env.Home, ".codex")
 	}
 	if home != "" {
 		locs = append(locs, formats.Location{
 			Client: ID, Scope: canonical.ScopeUser, Format: formats.TOML,
-			Path: joinPath(env.OS, home, "config.toml"),
+			Path: adapterkit.JoinPath(env.OS, home, "config.toml"),
 		})
 	}
 	if env.ProjectDir != "" {
 		locs = append(locs, formats.Location{
 			Client: ID, Scope: canonical.ScopeProject, Format: formats.TOML,
-			Path: joinPath(env.OS, env.ProjectDir, ".codex", "config.toml"),
+			Path: adapterkit.JoinPath(env.OS, env.ProjectDir, ".codex", "config.toml"),
 			Note: "Codex reads a project's .codex/config.toml only when the user file trusts the project: " +
 				`[projects."` + env.ProjectDir + `"] trust_level = "trusted"`,
 		})
 	}
 	return locs
-}
-
-// joinPath joins with the target system's separator, so that paths for a
-// Windows machine can be computed anywhere.
-func joinPath(goos string, elem ...string) string {
-	sep := "/"
-	if goos == "windows" {
-		sep = `\`
-	}
-	out := strings.TrimRight(elem[0], `/\`)
-	for _, e := range elem[1:] {
-		out += sep + strings.Trim(e, `/\`)
-	}
-	return out
 }

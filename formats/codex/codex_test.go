@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/formats/internal/adapterkit"
 	"github.com/mcpsync/mcpsync/formats/internal/tomledit"
 )
 
@@ -126,7 +127,7 @@ func TestHandWrittenDecodesFully(t *testing.T) {
 		for k := range srv.Extra[ID] {
 			got = append(got, k)
 		}
-		if strings.Join(sortedKeys(srv.Extra[ID]), ",") != strings.Join(want, ",") {
+		if strings.Join(adapterkit.SortedKeys(srv.Extra[ID]), ",") != strings.Join(want, ",") {
 			t.Errorf("%s extra keys = %v, want %v", name, got, want)
 		}
 	}

@@ -4,12 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/formats/internal/adapterkit"
 	"github.com/mcpsync/mcpsync/formats/internal/tomledit"
 )
 
@@ -163,7 +163,7 @@ func (r *reader) server(name string, m map[string]any) (srv canonical.Server, wr
 		r.add(d, path...)
 	}
 	in := " in `mcp_servers." + tomledit.RenderKey(name) + "`"
-	get := typed{m: m, fail: func(key, format string, args ...any) {
+	get := adapterkit.Typed{M: m, Describe: describe, Fail: func(key, format string, args ...any) {
 		fail(key, "Codex refuses to load the file with this value; give the type it expects", format, args...)
 	}}
 
@@ -208,27 +208,27 @@ func (r *reader) server(name string, m map[string]any) (srv canonical.Server, wr
 		}
 	}
 
-	if s, ok := get.str("command"); ok {
+	if s, ok := get.Str("command"); ok {
 		srv.Command = s
 		literal("command", s)
 	}
-	srv.Args = get.strList("args")
+	srv.Args = get.StrList("args")
 	for _, a := range srv.Args {
 		literal("args", a)
 	}
 	if cmd, args, ok := unwrapCmd(srv.Command, srv.Args); ok {
 		srv.Command, srv.Args, wrapped = cmd, args, true
 	}
-	if env, ok := get.strMap("env"); ok {
+	if env, ok := get.StrMap("env"); ok {
 		srv.Env = env
-		for _, k := range sortedKeys(env) {
+		for _, k := range adapterkit.SortedKeys(env) {
 			literal("env."+k, env[k])
 		}
 	}
 	if vars, ok := m["env_vars"]; ok {
 		list, isList := vars.([]any)
 		if !isList {
-			get.fail("env_vars", "invalid type: %s, expected a sequence", describe(vars))
+			get.Fail("env_vars", "invalid type: %s, expected a sequence", describe(vars))
 		}
 		withSource := false
 		for _, e := range list {
@@ -248,11 +248,11 @@ func (r *reader) server(name string, m map[string]any) (srv canonical.Server, wr
 					}
 				}
 				if name == "" {
-					get.fail("env_vars", "invalid env_vars entry: expected { name = \"VAR\" }")
+					get.Fail("env_vars", "invalid env_vars entry: expected { name = \"VAR\" }")
 					continue
 				}
 			default:
-				get.fail("env_vars", "invalid type: %s, expected a string or a table", describe(e))
+				get.Fail("env_vars", "invalid type: %s, expected a string or a table", describe(e))
 				continue
 			}
 			if srv.Env == nil {
@@ -269,26 +269,26 @@ func (r *reader) server(name string, m map[string]any) (srv canonical.Server, wr
 			srv.SetExtra(ID, "env_vars", tomledit.ToJSON(vars))
 		}
 	}
-	if s, ok := get.str("cwd"); ok {
+	if s, ok := get.Str("cwd"); ok {
 		srv.Cwd = s
 		literal("cwd", s)
 	}
-	if s, ok := get.str("url"); ok {
+	if s, ok := get.Str("url"); ok {
 		srv.URL = s
 		literal("url", s)
 	}
-	if h, ok := get.strMap("http_headers"); ok {
-		for _, k := range sortedKeys(h) {
+	if h, ok := get.StrMap("http_headers"); ok {
+		for _, k := range adapterkit.SortedKeys(h) {
 			literal("http_headers."+k, h[k])
 			setHeader(&srv, k, h[k])
 		}
 	}
-	if h, ok := get.strMap("env_http_headers"); ok {
-		for _, k := range sortedKeys(h) {
+	if h, ok := get.StrMap("env_http_headers"); ok {
+		for _, k := range adapterkit.SortedKeys(h) {
 			setHeader(&srv, k, "${"+h[k]+"}")
 		}
 	}
-	if s, ok := get.str("bearer_token_env_var"); ok {
+	if s, ok := get.Str("bearer_token_env_var"); ok {
 		if _, dup := headerKey(srv.Headers, "Authorization"); dup {
 			warn("bearer_token_env_var", "Codex sends the bearer token; the Authorization header of http_headers is dropped by mcpsync",
 				"both bearer_token_env_var and an Authorization header are set")
@@ -298,25 +298,25 @@ func (r *reader) server(name string, m map[string]any) (srv canonical.Server, wr
 		}
 		setHeader(&srv, "Authorization", "Bearer ${"+s+"}")
 	}
-	if b, ok := get.boolean("enabled"); ok {
+	if b, ok := get.Bool("enabled"); ok {
 		srv.Disabled = !b
 	}
-	srv.ToolsAllow = get.strList("enabled_tools")
-	srv.ToolsDeny = get.strList("disabled_tools")
-	if sec, ok := get.number("startup_timeout_sec", "f64"); ok {
+	srv.ToolsAllow = get.StrList("enabled_tools")
+	srv.ToolsDeny = get.StrList("disabled_tools")
+	if sec, ok := get.Number("startup_timeout_sec", "f64"); ok {
 		srv.StartupTimeout = r.seconds(sec, fail, "startup_timeout_sec")
 		if _, both := m["startup_timeout_ms"]; both {
 			warn("startup_timeout_ms", "Codex uses startup_timeout_sec when both are set; remove one", "startup_timeout_ms is ignored")
 		}
-	} else if ms, ok := get.uint("startup_timeout_ms"); ok {
+	} else if ms, ok := get.Uint("startup_timeout_ms"); ok {
 		srv.StartupTimeout = time.Duration(ms) * time.Millisecond
 	}
-	if sec, ok := get.number("tool_timeout_sec", "f64"); ok {
+	if sec, ok := get.Number("tool_timeout_sec", "f64"); ok {
 		srv.ToolTimeout = r.seconds(sec, fail, "tool_timeout_sec")
 	}
 	r.oauth(&srv, m, get, name)
 
-	for _, k := range sortedKeys(m) {
+	for _, k := range adapterkit.SortedKeys(m) {
 		if knownKeys[k] {
 			continue
 		}
@@ -355,27 +355,27 @@ func (r *reader) seconds(sec float64, fail func(key, detail, format string, args
 // oauth reads oauth = { client_id, callback_port, callback_url }, scopes
 // and oauth_resource. Keys of the oauth table the model lacks stay in
 // Extra["codex"]["oauth"].
-func (r *reader) oauth(srv *canonical.Server, m map[string]any, get typed, name string) {
+func (r *reader) oauth(srv *canonical.Server, m map[string]any, get adapterkit.Typed, name string) {
 	o := &canonical.OAuth{}
-	o.Scopes = get.strList("scopes")
-	if s, ok := get.str("oauth_resource"); ok {
+	o.Scopes = get.StrList("scopes")
+	if s, ok := get.Str("oauth_resource"); ok {
 		o.Resource = s
 	}
 	if v, ok := m["oauth"]; ok {
 		t, isMap := v.(map[string]any)
 		if !isMap {
-			get.fail("oauth", "invalid type: %s, expected a table", describe(v))
+			get.Fail("oauth", "invalid type: %s, expected a table", describe(v))
 		}
-		sub := typed{m: t, prefix: "oauth.", fail: get.fail}
-		if s, ok := sub.str("client_id"); ok {
+		sub := adapterkit.Typed{M: t, Prefix: "oauth.", Fail: get.Fail, Describe: describe}
+		if s, ok := sub.Str("client_id"); ok {
 			o.ClientID = s
 		}
-		if s, ok := sub.str("callback_url"); ok {
+		if s, ok := sub.Str("callback_url"); ok {
 			o.RedirectURI = s
 		}
-		if p, ok := sub.uint("callback_port"); ok {
+		if p, ok := sub.Uint("callback_port"); ok {
 			if p > 65535 {
-				get.fail("oauth.callback_port", "invalid value: integer `%d`, expected u16", p)
+				get.Fail("oauth.callback_port", "invalid value: integer `%d`, expected u16", p)
 			} else {
 				o.CallbackPort = int(p)
 			}
@@ -413,121 +413,6 @@ func headerKey(h map[string]string, k string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
-// typed reads keys of one table with the types Codex expects, reporting a
-// wrong type in serde's words, as Codex does.
-type typed struct {
-	m      map[string]any
-	prefix string
-	fail   func(key, format string, args ...any)
-}
-
-func (t typed) str(key string) (string, bool) {
-	v, ok := t.m[key]
-	if !ok {
-		return "", false
-	}
-	s, ok := v.(string)
-	if !ok {
-		t.fail(t.prefix+key, "invalid type: %s, expected a string", describe(v))
-	}
-	return s, ok
-}
-
-func (t typed) boolean(key string) (bool, bool) {
-	v, ok := t.m[key]
-	if !ok {
-		return false, false
-	}
-	b, ok := v.(bool)
-	if !ok {
-		t.fail(t.prefix+key, "invalid type: %s, expected a boolean", describe(v))
-	}
-	return b, ok
-}
-
-func (t typed) number(key, want string) (float64, bool) {
-	switch x := t.m[key].(type) {
-	case nil:
-		return 0, false
-	case int64:
-		return float64(x), true
-	case float64:
-		return x, true
-	default:
-		t.fail(t.prefix+key, "invalid type: %s, expected %s", describe(x), want)
-		return 0, false
-	}
-}
-
-func (t typed) uint(key string) (uint64, bool) {
-	switch x := t.m[key].(type) {
-	case nil:
-		return 0, false
-	case int64:
-		if x < 0 {
-			t.fail(t.prefix+key, "invalid value: integer `%d`, expected u64", x)
-			return 0, false
-		}
-		return uint64(x), true
-	default:
-		t.fail(t.prefix+key, "invalid type: %s, expected u64", describe(x))
-		return 0, false
-	}
-}
-
-func (t typed) strList(key string) []string {
-	v, ok := t.m[key]
-	if !ok {
-		return nil
-	}
-	list, ok := v.([]any)
-	if !ok {
-		t.fail(t.prefix+key, "invalid type: %s, expected a sequence", describe(v))
-		return nil
-	}
-	out := make([]string, 0, len(list))
-	for _, e := range list {
-		s, ok := e.(string)
-		if !ok {
-			t.fail(t.prefix+key, "invalid type: %s, expected a string", describe(e))
-			continue
-		}
-		out = append(out, s)
-	}
-	return out
-}
-
-func (t typed) strMap(key string) (map[string]string, bool) {
-	v, ok := t.m[key]
-	if !ok {
-		return nil, false
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		t.fail(t.prefix+key, "invalid type: %s, expected a map", describe(v))
-		return nil, false
-	}
-	out := make(map[string]string, len(m))
-	for _, k := range sortedKeys(m) {
-		s, ok := m[k].(string)
-		if !ok {
-			t.fail(t.prefix+key+"."+k, "invalid type: %s, expected a string", describe(m[k]))
-			continue
-		}
-		out[k] = s
-	}
-	return out, true
 }
 
 // describe names a value the way serde does in Codex's errors:

@@ -2,7 +2,6 @@ package codex
 
 import (
 	"encoding/json"
-	"errors"
 	"maps"
 	"slices"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/formats/internal/adapterkit"
 	"github.com/mcpsync/mcpsync/formats/internal/tomledit"
 )
 
@@ -21,12 +21,9 @@ func (adapter) Encode(loc formats.Location, data []byte, want canonical.Set, opt
 		return data, ds
 	}
 	if ds.HasErrors() {
-		d := canonical.Errorf("%s has errors; mcpsync does not edit a file Codex refuses to load", orName(loc.Path))
-		d.Detail = "fix the errors reported for this file, then run again; nothing was written"
-		d.File = loc.Path
-		return data, append(ds.Errors(), d)
+		return data, adapterkit.Broken(loc.Path, "config.toml", "Codex refuses to load", ds)
 	}
-	w := writer{file: loc.Path, f: f, opts: opts}
+	w := writer{Warnings: adapterkit.Warnings{File: loc.Path}, f: f, opts: opts}
 	var entries []tomledit.Entry
 	var invalid canonical.Diagnostics
 	seen := map[string]bool{}
@@ -42,7 +39,7 @@ func (adapter) Encode(loc formats.Location, data []byte, want canonical.Set, opt
 		srv.Normalize()
 		old, hasOld := f.set.Get(srv.Name)
 		if srv.Transport == canonical.SSE {
-			d := w.warn(&srv, "transport", "Codex has no SSE transport; server not written")
+			d := w.Warn(&srv, "transport", "Codex has no SSE transport; server not written")
 			d.Detail = "Codex speaks only stdio and streamable HTTP. If the server also serves streamable HTTP, give that url with transport http"
 			if hasOld {
 				d.Detail += "; the entry already in the file is left as it is"
@@ -50,7 +47,7 @@ func (adapter) Encode(loc formats.Location, data []byte, want canonical.Set, opt
 			}
 			continue
 		}
-		if hasOld && sameServer(old, srv) {
+		if hasOld && adapterkit.SameServer(old, srv, ID) {
 			entries = append(entries, w.keep(srv.Name))
 			continue
 		}
@@ -67,57 +64,22 @@ func (adapter) Encode(loc formats.Location, data []byte, want canonical.Set, opt
 		entries = append(entries, tomledit.Entry{Name: srv.Name, Value: w.server(srv, oldp)})
 	}
 	if invalid.HasErrors() {
-		return data, append(w.ds, invalid...)
+		return data, append(w.Diags, invalid...)
 	}
 	out, err := f.doc.EditSection(section, entries)
 	if err != nil {
-		d := canonical.Errorf("cannot edit %s safely: %s", orName(loc.Path), strings.TrimPrefix(err.Error(), tomledit.ErrUnverified.Error()+": "))
-		d.Detail = "nothing was written; the file's layout is one mcpsync cannot edit without risk. Please report it with the file attached"
-		if !errors.Is(err, tomledit.ErrUnverified) {
-			d.Detail = "nothing was written"
-		}
-		d.File = loc.Path
-		return data, append(w.ds, d)
+		d := adapterkit.EditRefused(loc.Path, "config.toml", err, tomledit.ErrUnverified,
+			"nothing was written; the file's layout is one mcpsync cannot edit without risk. Please report it with the file attached")
+		return data, append(w.Diags, d)
 	}
-	return out, w.ds
-}
-
-func orName(path string) string {
-	if path == "" {
-		return "config.toml"
-	}
-	return path
-}
-
-// sameServer reports whether the file already holds want. Extra["codex"]
-// counts only when want has an opinion on it; otherwise the keys the user
-// wrote that mcpsync does not model are simply kept.
-func sameServer(old, want canonical.Server) bool {
-	if want.Extra[ID] == nil {
-		return canonical.Equal(old, want)
-	}
-	return canonical.Equal(old, want, ID)
+	return out, w.Diags
 }
 
 // writer renders servers as Codex tables and collects the warnings.
 type writer struct {
-	file string
+	adapterkit.Warnings
 	f    *file
 	opts formats.EncodeOptions
-	ds   canonical.Diagnostics
-}
-
-// warn records a warning about one server. It points at where the server
-// was defined (the user's store, usually) when that is known, else at the
-// file being written.
-func (w *writer) warn(srv *canonical.Server, field, format string, args ...any) *canonical.Diagnostic {
-	d := canonical.Warnf(format, args...)
-	d.Server, d.Field, d.File = srv.Name, field, w.file
-	if srv.Origin.File != "" {
-		d.At(srv.Origin)
-	}
-	w.ds = append(w.ds, d)
-	return d
 }
 
 // keep returns the entry exactly as the file holds it.
@@ -125,33 +87,27 @@ func (w *writer) keep(name string) tomledit.Entry {
 	return tomledit.Entry{Name: name, Value: tomledit.TableFromMap(w.f.raw[name], w.f.doc.Keys(section, name))}
 }
 
-// A group is a set of Codex keys that together express one part of the
-// model. When that part did not change, the keys are kept exactly as the
-// file has them (their spelling: env table or env_vars, startup_timeout_ms
-// or _sec, a cmd /c wrapper, ...).
-type group struct {
-	keys []string
-	same func(a, b *canonical.Server) bool
-}
-
-var groups = []group{
-	{[]string{"command", "args"}, func(a, b *canonical.Server) bool {
+// groups are the Codex keys that together express one part of the model:
+// when that part did not change, they keep the file's spelling (env table
+// or env_vars, startup_timeout_ms or _sec, a cmd /c wrapper, ...).
+var groups = []adapterkit.Group{
+	{Keys: []string{"command", "args"}, Same: func(a, b *canonical.Server) bool {
 		return a.Command == b.Command && slices.Equal(a.Args, b.Args)
 	}},
-	{[]string{"env", "env_vars"}, func(a, b *canonical.Server) bool {
+	{Keys: []string{"env", "env_vars"}, Same: func(a, b *canonical.Server) bool {
 		return maps.Equal(a.Env, b.Env) && (b.Extra[ID] == nil || rawEqual(a.Extra[ID]["env_vars"], b.Extra[ID]["env_vars"]))
 	}},
-	{[]string{"cwd"}, func(a, b *canonical.Server) bool { return a.Cwd == b.Cwd }},
-	{[]string{"url"}, func(a, b *canonical.Server) bool { return a.URL == b.URL }},
-	{[]string{"bearer_token_env_var", "http_headers", "env_http_headers"}, func(a, b *canonical.Server) bool {
+	{Keys: []string{"cwd"}, Same: func(a, b *canonical.Server) bool { return a.Cwd == b.Cwd }},
+	{Keys: []string{"url"}, Same: func(a, b *canonical.Server) bool { return a.URL == b.URL }},
+	{Keys: []string{"bearer_token_env_var", "http_headers", "env_http_headers"}, Same: func(a, b *canonical.Server) bool {
 		return maps.Equal(a.Headers, b.Headers)
 	}},
-	{[]string{"enabled"}, func(a, b *canonical.Server) bool { return a.Disabled == b.Disabled }},
-	{[]string{"enabled_tools"}, func(a, b *canonical.Server) bool { return slices.Equal(a.ToolsAllow, b.ToolsAllow) }},
-	{[]string{"disabled_tools"}, func(a, b *canonical.Server) bool { return slices.Equal(a.ToolsDeny, b.ToolsDeny) }},
-	{[]string{"startup_timeout_sec", "startup_timeout_ms"}, func(a, b *canonical.Server) bool { return a.StartupTimeout == b.StartupTimeout }},
-	{[]string{"tool_timeout_sec"}, func(a, b *canonical.Server) bool { return a.ToolTimeout == b.ToolTimeout }},
-	{[]string{"oauth", "scopes", "oauth_resource"}, func(a, b *canonical.Server) bool {
+	{Keys: []string{"enabled"}, Same: func(a, b *canonical.Server) bool { return a.Disabled == b.Disabled }},
+	{Keys: []string{"enabled_tools"}, Same: func(a, b *canonical.Server) bool { return slices.Equal(a.ToolsAllow, b.ToolsAllow) }},
+	{Keys: []string{"disabled_tools"}, Same: func(a, b *canonical.Server) bool { return slices.Equal(a.ToolsDeny, b.ToolsDeny) }},
+	{Keys: []string{"startup_timeout_sec", "startup_timeout_ms"}, Same: func(a, b *canonical.Server) bool { return a.StartupTimeout == b.StartupTimeout }},
+	{Keys: []string{"tool_timeout_sec"}, Same: func(a, b *canonical.Server) bool { return a.ToolTimeout == b.ToolTimeout }},
+	{Keys: []string{"oauth", "scopes", "oauth_resource"}, Same: func(a, b *canonical.Server) bool {
 		return oauthSame(a.Auth.OAuth, b.Auth.OAuth) && (b.Extra[ID] == nil || rawEqual(a.Extra[ID]["oauth"], b.Extra[ID]["oauth"]))
 	}},
 }
@@ -181,28 +137,7 @@ func (w *writer) server(srv canonical.Server, old *canonical.Server) tomledit.Ta
 	if old == nil {
 		return fresh
 	}
-	raw := w.f.raw[srv.Name]
-	var t tomledit.Table
-	kept := map[string]bool{}
-	for _, g := range groups {
-		if !g.same(old, &srv) {
-			continue
-		}
-		for _, k := range g.keys {
-			kept[k] = true
-		}
-	}
-	for _, k := range w.f.doc.Keys(section, srv.Name) {
-		if kept[k] {
-			t = append(t, tomledit.Field{Key: k, Value: raw[k]})
-		}
-	}
-	for _, fl := range fresh {
-		if !kept[fl.Key] {
-			t = append(t, fl)
-		}
-	}
-	return t
+	return adapterkit.Merge(groups, old, &srv, w.f.doc.Keys(section, srv.Name), w.f.raw[srv.Name], fresh)
 }
 
 // fresh renders srv from the model alone, in the key order Codex writes.
@@ -219,7 +154,7 @@ func (w *writer) fresh(srv canonical.Server) tomledit.Table {
 					break
 				}
 			}
-			d := w.warn(&srv, field, "Codex does not expand %s; written literally", ref.Text)
+			d := w.Warn(&srv, field, "Codex does not expand %s; written literally", ref.Text)
 			d.Detail = "Codex passes the text " + ref.Text + " to the server as it is"
 		}
 	}
@@ -250,10 +185,10 @@ func (w *writer) fresh(srv canonical.Server) tomledit.Table {
 			t.Set("cwd", srv.Cwd)
 		}
 		if len(srv.Headers) > 0 {
-			w.warn(&srv, "headers", "Codex sends no headers to a stdio server; headers not written")
+			w.Warn(&srv, "headers", "Codex sends no headers to a stdio server; headers not written")
 		}
 		if !srv.Auth.OAuth.IsZero() {
-			w.warn(&srv, "oauth", "Codex has no OAuth settings for a stdio server; oauth not written")
+			w.Warn(&srv, "oauth", "Codex has no OAuth settings for a stdio server; oauth not written")
 		}
 	case canonical.HTTP:
 		literal("url", srv.URL)
@@ -270,7 +205,7 @@ func (w *writer) fresh(srv canonical.Server) tomledit.Table {
 		}
 		for field, set := range map[string]bool{"args": len(srv.Args) > 0, "env": len(srv.Env) > 0, "cwd": srv.Cwd != ""} {
 			if set {
-				w.warn(&srv, field, "Codex does not take %s for a url server; %s not written", field, field)
+				w.Warn(&srv, field, "Codex does not take %s for a url server; %s not written", field, field)
 			}
 		}
 	}
@@ -333,7 +268,7 @@ func (w *writer) env(srv canonical.Server) (tomledit.Table, []any) {
 		}
 		vars = append(vars, name)
 	}
-	for _, k := range sortedKeys(srv.Env) {
+	for _, k := range adapterkit.SortedKeys(srv.Env) {
 		v := srv.Env[k]
 		tm := canonical.Parse(v, canonical.DialectCanonical)
 		switch {
@@ -342,18 +277,18 @@ func (w *writer) env(srv canonical.Server) (tomledit.Table, []any) {
 		case len(tm) == 1 && tm[0].Kind == canonical.EnvRef:
 			ref := tm[0]
 			if ref.HasDefault {
-				d := w.warn(&srv, "env."+k, "Codex has no default for a forwarded variable; the default %q is dropped", ref.Default)
+				d := w.Warn(&srv, "env."+k, "Codex has no default for a forwarded variable; the default %q is dropped", ref.Default)
 				d.Detail = "Codex forwards " + ref.Name + " only when it is set in the environment Codex runs in"
 			}
 			if ref.Name != k {
-				d := w.warn(&srv, "env."+k, "Codex cannot pass %s under the name %s; it forwards %s as is", ref.Name, k, ref.Name)
+				d := w.Warn(&srv, "env."+k, "Codex cannot pass %s under the name %s; it forwards %s as is", ref.Name, k, ref.Name)
 				d.Detail = "written as env_vars = [\"" + ref.Name + "\"]: the server sees " + ref.Name + ", not " + k +
 					". Export " + k + " in the environment Codex runs in, or rename the variable"
 			}
 			forward(ref.Name)
 		default:
 			env.Set(k, v)
-			d := w.warn(&srv, "env."+k, "Codex cannot build %s from a reference; written literally", k)
+			d := w.Warn(&srv, "env."+k, "Codex cannot build %s from a reference; written literally", k)
 			d.Detail = "Codex expands nothing: the server receives the text " + v + ". Give " + k +
 				" its full value in the environment Codex runs in and forward it with env_vars"
 		}
@@ -365,7 +300,7 @@ func (w *writer) env(srv canonical.Server) (tomledit.Table, []any) {
 // http_headers and env_http_headers (a header whose whole value is one
 // variable).
 func (w *writer) headers(srv canonical.Server) (bearer string, hh, ehh tomledit.Table) {
-	for _, k := range sortedKeys(srv.Headers) {
+	for _, k := range adapterkit.SortedKeys(srv.Headers) {
 		v := srv.Headers[k]
 		tm := canonical.Parse(v, canonical.DialectCanonical)
 		if !tm.HasRefs() {
@@ -374,7 +309,7 @@ func (w *writer) headers(srv canonical.Server) (bearer string, hh, ehh tomledit.
 		}
 		dropDefault := func(ref canonical.Segment) {
 			if ref.HasDefault {
-				w.warn(&srv, "headers."+k, "Codex has no default for a header variable; the default %q is dropped", ref.Default)
+				w.Warn(&srv, "headers."+k, "Codex has no default for a header variable; the default %q is dropped", ref.Default)
 			}
 		}
 		if strings.EqualFold(k, "Authorization") && bearer == "" && len(tm) == 2 && tm[0].Kind == canonical.Literal &&
@@ -393,13 +328,13 @@ func (w *writer) headers(srv canonical.Server) (bearer string, hh, ehh tomledit.
 			ehh.Set(k, refs[0].Name)
 			dropDefault(refs[0])
 			if len(tm) > 1 {
-				d := w.warn(&srv, "headers."+k, "Codex sends only the value of %s as header %s; the text around the reference is not sent", refs[0].Name, k)
+				d := w.Warn(&srv, "headers."+k, "Codex sends only the value of %s as header %s; the text around the reference is not sent", refs[0].Name, k)
 				d.Detail = "written as env_http_headers: put the whole header value (" + v + ") in " + refs[0].Name
 			}
 			continue
 		}
 		hh.Set(k, v)
-		d := w.warn(&srv, "headers."+k, "Codex cannot build header %s from references; written literally", k)
+		d := w.Warn(&srv, "headers."+k, "Codex cannot build header %s from references; written literally", k)
 		d.Detail = "Codex expands nothing: the server receives the text " + v
 	}
 	return bearer, hh, ehh
@@ -421,10 +356,10 @@ func (w *writer) oauth(srv canonical.Server, t *tomledit.Table) {
 			ot.Set("callback_url", o.RedirectURI)
 		}
 		if o.ClientSecret != "" {
-			w.warn(&srv, "oauth.clientSecret", "Codex has no OAuth client secret setting; not written")
+			w.Warn(&srv, "oauth.clientSecret", "Codex has no OAuth client secret setting; not written")
 		}
 		if o.AuthServerMetadataURL != "" {
-			w.warn(&srv, "oauth.authServerMetadataUrl", "Codex discovers the authorization server itself; authServerMetadataUrl not written")
+			w.Warn(&srv, "oauth.authServerMetadataUrl", "Codex discovers the authorization server itself; authServerMetadataUrl not written")
 		}
 	}
 	if x := srv.Extra[ID]["oauth"]; x != nil {
@@ -465,13 +400,13 @@ func (w *writer) extra(srv canonical.Server, t *tomledit.Table) {
 		}
 		return
 	}
-	for _, k := range sortedKeys(x) {
+	for _, k := range adapterkit.SortedKeys(x) {
 		if knownKeys[k] {
 			continue // env_vars sources and oauth keys, merged above
 		}
 		v, ok := tomledit.FromJSON(x[k])
 		if !ok {
-			w.warn(&srv, k, "%s is null, which TOML cannot write; not written", k)
+			w.Warn(&srv, k, "%s is null, which TOML cannot write; not written", k)
 			continue
 		}
 		if old, has := raw[k]; has && tomledit.Equal(old, v) {

@@ -17,10 +17,9 @@
 package continuedev
 
 import (
-	"strings"
-
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/formats/internal/adapterkit"
 )
 
 // ID is the client id users type.
@@ -59,28 +58,16 @@ func (adapter) Locations(env formats.Env) []formats.Location {
 	if env.Home != "" {
 		locs = append(locs, formats.Location{
 			Client: ID, Scope: canonical.ScopeUser, Format: formats.YAML,
-			Path: joinPath(env.OS, env.Home, ".continue", "config.yaml"),
+			Path: adapterkit.JoinPath(env.OS, env.Home, ".continue", "config.yaml"),
 		})
 	}
 	if env.ProjectDir != "" {
 		locs = append(locs, formats.Location{
 			Client: ID, Scope: canonical.ScopeProject, Format: formats.YAML,
-			Path: joinPath(env.OS, env.ProjectDir, ".continue", "mcpServers", ProjectFile),
+			Path: adapterkit.JoinPath(env.OS, env.ProjectDir, ".continue", "mcpServers", ProjectFile),
 			Note: "Continue reads every file in .continue/mcpServers; mcpsync writes only " + ProjectFile +
 				" and leaves the other blocks as they are",
 		})
 	}
 	return locs
-}
-
-func joinPath(goos string, elem ...string) string {
-	sep := "/"
-	if goos == "windows" {
-		sep = `\`
-	}
-	out := strings.TrimRight(elem[0], `/\`)
-	for _, e := range elem[1:] {
-		out += sep + strings.Trim(e, `/\`)
-	}
-	return out
 }

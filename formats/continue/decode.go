@@ -1,9 +1,7 @@
 package continuedev
 
 import (
-	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -11,6 +9,7 @@ import (
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/formats/internal/adapterkit"
 	"github.com/mcpsync/mcpsync/formats/internal/yamledit"
 )
 
@@ -39,59 +38,51 @@ func (adapter) Decode(loc formats.Location, data []byte) (canonical.Set, canonic
 func decodeFile(path string, data []byte) (*file, canonical.Diagnostics) {
 	doc, err := yamledit.Parse(data)
 	if err != nil {
-		d := canonical.Errorf("invalid YAML: %v", err)
-		var se *yamledit.SyntaxError
-		if errors.As(err, &se) {
-			d.Summary = "invalid YAML: " + se.Msg
-			d.Line, d.Column = se.Line, se.Column
-		}
-		d.Detail = "Continue cannot load this file; fix the syntax at this line"
-		d.File = path
-		return nil, canonical.Diagnostics{d}
+		return nil, canonical.Diagnostics{adapterkit.YAMLSyntax(path, err, "Continue cannot load this file; fix the syntax at this line")}
 	}
 	f := &file{doc: doc, raw: map[string]map[string]any{}, order: map[string][]string{}}
-	r := &reader{path: path}
+	r := &reader{NodeDiags: adapterkit.NodeDiags{File: path}}
 	if doc.Root != nil && doc.Root.Kind != yaml.MappingNode {
-		r.at(doc.Root, canonical.Error, "", "", "the file is not a YAML mapping",
+		r.At(doc.Root, canonical.Error, "", "", "the file is not a YAML mapping",
 			"a Continue config or block maps keys to values: name, version, schema, mcpServers")
-		return f, r.ds
+		return f, r.Diags
 	}
 	k, v := doc.Lookup(section)
 	if k == nil || (v.Kind == yaml.ScalarNode && v.Tag == "!!null") {
-		return f, r.ds
+		return f, r.Diags
 	}
 	if v.Kind != yaml.SequenceNode {
-		r.at(v, canonical.Error, "", "", "invalid type: mcpServers is not a list",
+		r.At(v, canonical.Error, "", "", "invalid type: mcpServers is not a list",
 			"Continue lists servers: mcpServers: - name: ... (a map of servers is Claude's JSON shape)")
-		return f, r.ds
+		return f, r.Diags
 	}
 	seen := map[string]*yaml.Node{}
 	for _, item := range v.Content {
 		if item.Kind != yaml.MappingNode {
-			r.at(item, canonical.Error, "", "", "invalid type: a server is not a map", "each item of mcpServers is a map with a name")
+			r.At(item, canonical.Error, "", "", "invalid type: a server is not a map", "each item of mcpServers is a map with a name")
 			continue
 		}
 		val, err := yamledit.Decode(item)
 		if err != nil {
-			r.at(item, canonical.Error, "", "", err.Error(), "")
+			r.At(item, canonical.Error, "", "", err.Error(), "")
 			continue
 		}
 		m, _ := val.(map[string]any)
 		nameV, named := m[nameKey]
 		if !named {
 			if _, uses := m["uses"]; !uses {
-				r.at(item, canonical.Error, "", "name", "a server has no name",
+				r.At(item, canonical.Error, "", "name", "a server has no name",
 					"give every server a name (or uses: owner/block for a Continue Hub block)")
 			}
 			continue // a hub block reference: not a server, kept as it is
 		}
 		name, _ := nameV.(string)
 		if name == "" {
-			r.at(item, canonical.Error, "", "name", "invalid name: expected a non-empty string", "give the server a name")
+			r.At(item, canonical.Error, "", "name", "invalid name: expected a non-empty string", "give the server a name")
 			continue
 		}
 		if prev, dup := seen[name]; dup {
-			r.at(item, canonical.Error, name, "name", fmt.Sprintf("duplicate server name %q", name),
+			r.At(item, canonical.Error, name, "name", fmt.Sprintf("duplicate server name %q", name),
 				fmt.Sprintf("first defined at line %d; rename one of them", prev.Line))
 			continue
 		}
@@ -102,22 +93,12 @@ func decodeFile(path string, data []byte) (*file, canonical.Diagnostics) {
 			f.set.Servers = append(f.set.Servers, srv)
 		}
 	}
-	r.ds.Sort()
-	return f, r.ds
+	r.Diags.Sort()
+	return f, r.Diags
 }
 
-type reader struct {
-	path string
-	ds   canonical.Diagnostics
-}
-
-func (r *reader) at(n *yaml.Node, sev canonical.Severity, server, field, summary, detail string) {
-	d := &canonical.Diagnostic{Severity: sev, Summary: summary, Detail: detail, Server: server, Field: field, File: r.path}
-	if n != nil {
-		d.Line, d.Column = n.Line, n.Column
-	}
-	r.ds = append(r.ds, d)
-}
+// reader accumulates the diagnostics of one file.
+type reader struct{ adapterkit.NodeDiags }
 
 // fromContinue reads a Continue string into canonical spelling:
 // ${{ secrets.X }} → ${X}, ${{ inputs.X }} → ${input:X}. A reference in
@@ -138,7 +119,7 @@ func fromContinue(s string, warn func(summary, detail string)) string {
 
 // server reads one item. ok is false when it has an error.
 func (r *reader) server(name string, item *yaml.Node, m map[string]any) (canonical.Server, bool) {
-	start := len(r.ds)
+	start := len(r.Diags)
 	node := func(field string) *yaml.Node {
 		at, cur := item, item
 		for _, part := range strings.SplitN(field, ".", 3) {
@@ -151,10 +132,10 @@ func (r *reader) server(name string, item *yaml.Node, m map[string]any) (canonic
 		return at
 	}
 	fail := func(field, detail, format string, args ...any) {
-		r.at(node(field), canonical.Error, name, field, fmt.Sprintf(format, args...), detail)
+		r.At(node(field), canonical.Error, name, field, fmt.Sprintf(format, args...), detail)
 	}
 	warn := func(field, detail, format string, args ...any) {
-		r.at(node(field), canonical.Warning, name, field, fmt.Sprintf(format, args...), detail)
+		r.At(node(field), canonical.Warning, name, field, fmt.Sprintf(format, args...), detail)
 	}
 	str := func(field string) (string, bool) {
 		v, ok := m[field]
@@ -170,7 +151,7 @@ func (r *reader) server(name string, item *yaml.Node, m map[string]any) (canonic
 	conv := func(field, s string) string {
 		return fromContinue(s, func(summary, detail string) { warn(field, detail, "%s", summary) })
 	}
-	srv := canonical.Server{Name: name, Origin: canonical.Pos{File: r.path, Line: item.Line, Column: item.Column}}
+	srv := canonical.Server{Name: name, Origin: canonical.Pos{File: r.File, Line: item.Line, Column: item.Column}}
 	if k, _ := yamledit.MapValue(item, nameKey); k != nil {
 		srv.Origin.Line, srv.Origin.Column = k.Line, k.Column
 	}
@@ -222,7 +203,7 @@ func (r *reader) server(name string, item *yaml.Node, m map[string]any) (canonic
 		if !isMap {
 			fail("env", "write env as a map of names to values", "invalid type: %s, expected a map", describe(v))
 		}
-		for _, k := range sortedKeys(em) {
+		for _, k := range adapterkit.SortedKeys(em) {
 			s, ok := em[k].(string)
 			if !ok {
 				fail("env."+k, "quote the value", "invalid type: %s, expected a string", describe(em[k]))
@@ -256,7 +237,7 @@ func (r *reader) server(name string, item *yaml.Node, m map[string]any) (canonic
 			if !isMap {
 				fail("requestOptions.headers", "write headers as a map", "invalid type: %s, expected a map", describe(h))
 			}
-			for _, k := range sortedKeys(hm) {
+			for _, k := range adapterkit.SortedKeys(hm) {
 				s, ok := hm[k].(string)
 				if !ok {
 					fail("requestOptions.headers."+k, "quote the value", "invalid type: %s, expected a string", describe(hm[k]))
@@ -290,28 +271,19 @@ func (r *reader) server(name string, item *yaml.Node, m map[string]any) (canonic
 	default:
 		fail("connectionTimeout", "give a number of milliseconds", "invalid type: %s, expected a number", describe(x))
 	}
-	for _, k := range sortedKeys(m) {
+	for _, k := range adapterkit.SortedKeys(m) {
 		if !modelled[k] {
 			srv.SetExtra(ID, k, yamledit.ToJSON(m[k]))
 		}
 	}
-	if canonical.Diagnostics(r.ds[start:]).HasErrors() {
+	if canonical.Diagnostics(r.Diags[start:]).HasErrors() {
 		return srv, false
 	}
 	for _, d := range srv.Validate() {
 		d.Severity = canonical.Warning
-		r.ds = append(r.ds, d)
+		r.Diags = append(r.Diags, d)
 	}
 	return srv, true
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 func describe(v any) string {

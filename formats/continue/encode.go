@@ -2,14 +2,13 @@ package continuedev
 
 import (
 	"bytes"
-	"errors"
 	"maps"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/formats/internal/adapterkit"
 	"github.com/mcpsync/mcpsync/formats/internal/yamledit"
 )
 
@@ -26,10 +25,7 @@ func (adapter) Encode(loc formats.Location, data []byte, want canonical.Set, opt
 		return data, ds
 	}
 	if ds.HasErrors() {
-		d := canonical.Errorf("%s has errors; mcpsync does not edit a file Continue cannot load", orName(loc.Path))
-		d.Detail = "fix the errors reported for this file, then run again; nothing was written"
-		d.File = loc.Path
-		return data, append(ds.Errors(), d)
+		return data, adapterkit.Broken(loc.Path, "config.yaml", "Continue cannot load", ds)
 	}
 	if len(bytes.TrimSpace(data)) == 0 && len(want.Servers) > 0 {
 		// A new file (or an empty one) starts with the fields Continue
@@ -45,7 +41,7 @@ func (adapter) Encode(loc formats.Location, data []byte, want canonical.Set, opt
 	}
 	// Continue's own examples indent list items under their key.
 	f.doc.SetStyleDefaults(2, false)
-	w := writer{file: loc.Path, f: f}
+	w := writer{Warnings: adapterkit.Warnings{File: loc.Path}, f: f}
 	var entries []yamledit.Entry
 	var invalid canonical.Diagnostics
 	seen := map[string]bool{}
@@ -60,7 +56,7 @@ func (adapter) Encode(loc formats.Location, data []byte, want canonical.Set, opt
 		srv = srv.Clone()
 		srv.Normalize()
 		old, hasOld := f.set.Get(srv.Name)
-		if hasOld && sameServer(old, srv) {
+		if hasOld && adapterkit.SameServer(old, srv, ID) {
 			entries = append(entries, w.keep(srv.Name))
 			continue
 		}
@@ -75,22 +71,18 @@ func (adapter) Encode(loc formats.Location, data []byte, want canonical.Set, opt
 		entries = append(entries, yamledit.Entry{Name: srv.Name, Value: w.server(srv, oldp)})
 	}
 	if invalid.HasErrors() {
-		return data, append(w.ds, invalid...)
+		return data, append(w.Diags, invalid...)
 	}
 	out, err := f.doc.EditList(section, nameKey, entries)
 	if err != nil {
-		d := canonical.Errorf("cannot edit %s safely: %s", orName(loc.Path), strings.TrimPrefix(err.Error(), yamledit.ErrUnverified.Error()+": "))
-		d.Detail = "nothing was written; the file's layout is one mcpsync cannot edit without risk"
-		if !errors.Is(err, yamledit.ErrUnverified) {
-			d.Detail = "nothing was written"
-		}
-		d.File = loc.Path
-		return data, append(w.ds, d)
+		d := adapterkit.EditRefused(loc.Path, "config.yaml", err, yamledit.ErrUnverified,
+			"nothing was written; the file's layout is one mcpsync cannot edit without risk")
+		return data, append(w.Diags, d)
 	}
 	if len(want.Servers) == 0 && len(bytes.TrimSpace(data)) == 0 {
-		return data, w.ds
+		return data, w.Diags
 	}
-	return out, w.ds
+	return out, w.Diags
 }
 
 // EntrySpan returns the bytes of one server's list item in data.
@@ -102,56 +94,29 @@ func (adapter) EntrySpan(_ formats.Location, data []byte, name string) (start, e
 	return doc.EntrySpan(section, nameKey, name)
 }
 
-func orName(path string) string {
-	if path == "" {
-		return "config.yaml"
-	}
-	return path
-}
-
-func sameServer(old, want canonical.Server) bool {
-	if want.Extra[ID] == nil {
-		return canonical.Equal(old, want)
-	}
-	return canonical.Equal(old, want, ID)
-}
-
+// writer renders servers as Continue entries and collects the warnings.
 type writer struct {
-	file string
-	f    *file
-	ds   canonical.Diagnostics
-}
-
-func (w *writer) warn(srv *canonical.Server, field, format string, args ...any) *canonical.Diagnostic {
-	d := canonical.Warnf(format, args...)
-	d.Server, d.Field, d.File = srv.Name, field, w.file
-	if srv.Origin.File != "" {
-		d.At(srv.Origin)
-	}
-	w.ds = append(w.ds, d)
-	return d
+	adapterkit.Warnings
+	f *file
 }
 
 func (w *writer) keep(name string) yamledit.Entry {
 	return yamledit.Entry{Name: name, Value: yamledit.MapFrom(w.f.raw[name], w.f.order[name])}
 }
 
-type group struct {
-	keys []string
-	same func(a, b *canonical.Server) bool
-}
-
-var groups = []group{
-	{[]string{"type"}, func(a, b *canonical.Server) bool { return a.Transport == b.Transport }},
-	{[]string{"command"}, func(a, b *canonical.Server) bool { return a.Command == b.Command }},
-	{[]string{"args"}, func(a, b *canonical.Server) bool { return slices.Equal(a.Args, b.Args) }},
-	{[]string{"env"}, func(a, b *canonical.Server) bool { return maps.Equal(a.Env, b.Env) }},
-	{[]string{"cwd"}, func(a, b *canonical.Server) bool { return a.Cwd == b.Cwd }},
-	{[]string{"url"}, func(a, b *canonical.Server) bool { return a.URL == b.URL }},
-	{[]string{"requestOptions"}, func(a, b *canonical.Server) bool {
+// groups are the Continue keys that together express one part of the
+// model: when that part did not change, they keep the file's spelling.
+var groups = []adapterkit.Group{
+	{Keys: []string{"type"}, Same: func(a, b *canonical.Server) bool { return a.Transport == b.Transport }},
+	{Keys: []string{"command"}, Same: func(a, b *canonical.Server) bool { return a.Command == b.Command }},
+	{Keys: []string{"args"}, Same: func(a, b *canonical.Server) bool { return slices.Equal(a.Args, b.Args) }},
+	{Keys: []string{"env"}, Same: func(a, b *canonical.Server) bool { return maps.Equal(a.Env, b.Env) }},
+	{Keys: []string{"cwd"}, Same: func(a, b *canonical.Server) bool { return a.Cwd == b.Cwd }},
+	{Keys: []string{"url"}, Same: func(a, b *canonical.Server) bool { return a.URL == b.URL }},
+	{Keys: []string{"requestOptions"}, Same: func(a, b *canonical.Server) bool {
 		return maps.Equal(a.Headers, b.Headers) && (b.Extra[ID] == nil || yamledit.JSONEqual(a.Extra[ID]["requestOptions"], b.Extra[ID]["requestOptions"]))
 	}},
-	{[]string{"connectionTimeout"}, func(a, b *canonical.Server) bool { return a.StartupTimeout == b.StartupTimeout }},
+	{Keys: []string{"connectionTimeout"}, Same: func(a, b *canonical.Server) bool { return a.StartupTimeout == b.StartupTimeout }},
 }
 
 // server renders srv; with old (what the file holds), the parts that did
@@ -161,27 +126,7 @@ func (w *writer) server(srv canonical.Server, old *canonical.Server) yamledit.Ma
 	if old == nil {
 		return fresh
 	}
-	raw := w.f.raw[srv.Name]
-	kept := map[string]bool{"name": true}
-	for _, g := range groups {
-		if g.same(old, &srv) {
-			for _, k := range g.keys {
-				kept[k] = true
-			}
-		}
-	}
-	var m yamledit.Map
-	for _, k := range w.f.order[srv.Name] {
-		if kept[k] {
-			m = append(m, yamledit.Field{Key: k, Value: raw[k]})
-		}
-	}
-	for _, fl := range fresh {
-		if !kept[fl.Key] {
-			m = append(m, fl)
-		}
-	}
-	return m
+	return adapterkit.Merge(groups, old, &srv, w.f.order[srv.Name], w.f.raw[srv.Name], fresh, "name")
 }
 
 // render spells a string in Continue's dialect, warning about what it
@@ -190,11 +135,11 @@ func (w *writer) render(srv *canonical.Server, field, s string) string {
 	tm := canonical.Parse(s, canonical.DialectCanonical)
 	out, problems := tm.Render(canonical.DialectContinue)
 	for _, p := range problems {
-		w.warn(srv, field, "%s: %s", p.Ref.Text, p.Reason)
+		w.Warn(srv, field, "%s: %s", p.Ref.Text, p.Reason)
 	}
 	for _, seg := range tm {
 		if seg.Kind == canonical.InputRef && !varName(seg.Name) {
-			d := w.warn(srv, field, "input %q is not a plain name; Continue may not prompt for it", seg.Name)
+			d := w.Warn(srv, field, "input %q is not a plain name; Continue may not prompt for it", seg.Name)
 			d.Detail = "use letters, digits and _ in input ids (" + canonical.InputEnvName(seg.Name) + ", say)"
 		}
 	}
@@ -227,7 +172,7 @@ func (w *writer) fresh(srv canonical.Server) yamledit.Map {
 		}
 		if len(srv.Env) > 0 {
 			env := yamledit.Map{}
-			for _, k := range sortedKeys(srv.Env) {
+			for _, k := range adapterkit.SortedKeys(srv.Env) {
 				env.Set(k, w.render(&srv, "env."+k, srv.Env[k]))
 			}
 			m.Set("env", env)
@@ -236,7 +181,7 @@ func (w *writer) fresh(srv canonical.Server) yamledit.Map {
 			m.Set("cwd", w.render(&srv, "cwd", srv.Cwd))
 		}
 		if len(srv.Headers) > 0 {
-			w.warn(&srv, "headers", "Continue sends no headers to a stdio server; headers not written")
+			w.Warn(&srv, "headers", "Continue sends no headers to a stdio server; headers not written")
 		}
 	default:
 		if srv.Transport == canonical.SSE {
@@ -248,7 +193,7 @@ func (w *writer) fresh(srv canonical.Server) yamledit.Map {
 		ro := yamledit.Map{}
 		if len(srv.Headers) > 0 {
 			h := yamledit.Map{}
-			for _, k := range sortedKeys(srv.Headers) {
+			for _, k := range adapterkit.SortedKeys(srv.Headers) {
 				h.Set(k, w.render(&srv, "headers."+k, srv.Headers[k]))
 			}
 			ro.Set("headers", h)
@@ -267,7 +212,7 @@ func (w *writer) fresh(srv canonical.Server) yamledit.Map {
 		}
 		for field, set := range map[string]bool{"args": len(srv.Args) > 0, "env": len(srv.Env) > 0, "cwd": srv.Cwd != ""} {
 			if set {
-				w.warn(&srv, field, "Continue does not take %s for a url server; %s not written", field, field)
+				w.Warn(&srv, field, "Continue does not take %s for a url server; %s not written", field, field)
 			}
 		}
 	}
@@ -276,19 +221,19 @@ func (w *writer) fresh(srv canonical.Server) yamledit.Map {
 		m.Set("connectionTimeout", ms)
 	}
 	if srv.ToolTimeout > 0 {
-		w.warn(&srv, "toolTimeout", "Continue has no per-call timeout for MCP tools; toolTimeout not written")
+		w.Warn(&srv, "toolTimeout", "Continue has no per-call timeout for MCP tools; toolTimeout not written")
 	}
 	if srv.Disabled {
-		w.warn(&srv, "disabled", "Continue has no setting to disable one MCP server; written enabled")
+		w.Warn(&srv, "disabled", "Continue has no setting to disable one MCP server; written enabled")
 	}
 	if len(srv.ToolsAllow) > 0 {
-		w.warn(&srv, "toolsAllow", "Continue has no tool filter for MCP servers; toolsAllow not written")
+		w.Warn(&srv, "toolsAllow", "Continue has no tool filter for MCP servers; toolsAllow not written")
 	}
 	if len(srv.ToolsDeny) > 0 {
-		w.warn(&srv, "toolsDeny", "Continue has no tool filter for MCP servers; toolsDeny not written")
+		w.Warn(&srv, "toolsDeny", "Continue has no tool filter for MCP servers; toolsDeny not written")
 	}
 	if !srv.Auth.OAuth.IsZero() {
-		w.warn(&srv, "oauth", "Continue has no OAuth client settings for MCP servers; not written")
+		w.Warn(&srv, "oauth", "Continue has no OAuth client settings for MCP servers; not written")
 	}
 	raw := w.f.raw[srv.Name]
 	x := srv.Extra[ID]
@@ -299,7 +244,7 @@ func (w *writer) fresh(srv canonical.Server) yamledit.Map {
 			}
 		}
 	} else {
-		for _, k := range sortedKeys(x) {
+		for _, k := range adapterkit.SortedKeys(x) {
 			if modelled[k] {
 				continue
 			}

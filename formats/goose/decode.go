@@ -1,7 +1,6 @@
 package goose
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/formats/internal/adapterkit"
 	"github.com/mcpsync/mcpsync/formats/internal/yamledit"
 )
 
@@ -45,31 +45,23 @@ func (adapter) Decode(loc formats.Location, data []byte) (canonical.Set, canonic
 func decodeFile(path string, data []byte) (*file, canonical.Diagnostics) {
 	doc, err := yamledit.Parse(data)
 	if err != nil {
-		d := canonical.Errorf("invalid YAML: %v", err)
-		var se *yamledit.SyntaxError
-		if errors.As(err, &se) {
-			d.Summary = "invalid YAML: " + se.Msg
-			d.Line, d.Column = se.Line, se.Column
-		}
-		d.Detail = "Goose cannot read this file; fix the syntax at this line"
-		d.File = path
-		return nil, canonical.Diagnostics{d}
+		return nil, canonical.Diagnostics{adapterkit.YAMLSyntax(path, err, "Goose cannot read this file; fix the syntax at this line")}
 	}
 	f := &file{doc: doc, raw: map[string]map[string]any{}, order: map[string][]string{}, internal: map[string]bool{}}
-	r := &reader{path: path}
+	r := &reader{NodeDiags: adapterkit.NodeDiags{File: path}}
 	if doc.Root != nil && doc.Root.Kind != yaml.MappingNode {
 		r.errorAt(doc.Root, "", "", "the file is not a YAML mapping",
 			"Goose's config.yaml maps settings to values (GOOSE_PROVIDER: ..., extensions: ...)")
-		return f, r.ds
+		return f, r.Diags
 	}
 	k, v := doc.Lookup(section)
 	if k == nil || (v.Kind == yaml.ScalarNode && v.Tag == "!!null") {
-		return f, r.ds
+		return f, r.Diags
 	}
 	if v.Kind != yaml.MappingNode {
 		r.errorAt(v, "", "", "invalid type: extensions is not a map",
 			"write extensions as a map of name to extension; Goose drops every extension when it cannot read this")
-		return f, r.ds
+		return f, r.Diags
 	}
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		kn, vn := v.Content[i], v.Content[i+1]
@@ -96,35 +88,25 @@ func decodeFile(path string, data []byte) (*file, canonical.Diagnostics) {
 			f.set.Servers = append(f.set.Servers, srv)
 		}
 	}
-	r.ds.Sort()
-	return f, r.ds
+	r.Diags.Sort()
+	return f, r.Diags
 }
 
-type reader struct {
-	path string
-	ds   canonical.Diagnostics
-}
-
-func (r *reader) at(n *yaml.Node, sev canonical.Severity, server, field, summary, detail string) {
-	d := &canonical.Diagnostic{Severity: sev, Summary: summary, Detail: detail, Server: server, Field: field, File: r.path}
-	if n != nil {
-		d.Line, d.Column = n.Line, n.Column
-	}
-	r.ds = append(r.ds, d)
-}
+// reader accumulates the diagnostics of one file.
+type reader struct{ adapterkit.NodeDiags }
 
 func (r *reader) errorAt(n *yaml.Node, server, field, summary, detail string) {
-	r.at(n, canonical.Error, server, field, summary, detail)
+	r.At(n, canonical.Error, server, field, summary, detail)
 }
 
 func (r *reader) warnAt(n *yaml.Node, server, field, summary, detail string) {
-	r.at(n, canonical.Warning, server, field, summary, detail)
+	r.At(n, canonical.Warning, server, field, summary, detail)
 }
 
 // extension reads one entry. internal is true for Goose's own extensions,
 // which are kept as they are; ok is false when the entry has an error.
 func (r *reader) extension(name string, kn, vn *yaml.Node, m map[string]any) (srv canonical.Server, internal, ok bool) {
-	start := len(r.ds)
+	start := len(r.Diags)
 	// node finds the key a field names ("envs.N" is N inside envs), or
 	// the nearest one there is.
 	node := func(field string) *yaml.Node {
@@ -163,16 +145,16 @@ func (r *reader) extension(name string, kn, vn *yaml.Node, m map[string]any) (sr
 			"unknown variant `%s`", typ)
 		return srv, false, false
 	}
-	get := typed{m: m, fail: func(key, format string, args ...any) {
+	get := adapterkit.Typed{M: m, Describe: describe, Fail: func(key, format string, args ...any) {
 		fail(key, drops+"give the type Goose expects", format, args...)
 	}}
-	srv = canonical.Server{Name: name, Origin: canonical.Pos{File: r.path, Line: kn.Line, Column: kn.Column}}
-	if en, ok := get.boolean("enabled"); ok {
+	srv = canonical.Server{Name: name, Origin: canonical.Pos{File: r.File, Line: kn.Line, Column: kn.Column}}
+	if en, ok := get.Bool("enabled"); ok {
 		srv.Disabled = !en
 	} else if _, present := m["enabled"]; !present {
 		fail("enabled", drops+"add enabled: true", "missing field `enabled`")
 	}
-	if s, ok := get.str("name"); ok {
+	if s, ok := get.Str("name"); ok {
 		if s != name {
 			srv.SetExtra(ID, "name", yamledit.ToJSON(s))
 		}
@@ -190,12 +172,12 @@ func (r *reader) extension(name string, kn, vn *yaml.Node, m map[string]any) (sr
 				"; list the variable in env_keys to have Goose pass it", "Goose passes %s literally", f[0].Text)
 		}
 	}
-	envs, _ := get.strMap("envs")
-	keys := get.strList("env_keys")
+	envs, _ := get.StrMap("envs")
+	keys := strList(get, "env_keys")
 	switch typ {
 	case "stdio":
 		srv.Transport = canonical.Stdio
-		if s, ok := get.str("cmd"); ok {
+		if s, ok := get.Str("cmd"); ok {
 			srv.Command = s
 			literal("cmd", s)
 		} else if _, present := m["cmd"]; !present {
@@ -204,11 +186,11 @@ func (r *reader) extension(name string, kn, vn *yaml.Node, m map[string]any) (sr
 		if _, present := m["args"]; !present {
 			fail("args", drops+"add args: [] when the command takes none", "missing field `args`")
 		}
-		srv.Args = get.strList("args")
+		srv.Args = strList(get, "args")
 		for _, a := range srv.Args {
 			literal("args", a)
 		}
-		for _, k := range sortedKeys(envs) {
+		for _, k := range adapterkit.SortedKeys(envs) {
 			literal("envs."+k, envs[k])
 			if srv.Env == nil {
 				srv.Env = map[string]string{}
@@ -226,7 +208,7 @@ func (r *reader) extension(name string, kn, vn *yaml.Node, m map[string]any) (sr
 			}
 			srv.Env[k] = "${" + k + "}"
 		}
-		for _, k := range sortedKeys(srv.Env) {
+		for _, k := range adapterkit.SortedKeys(srv.Env) {
 			if disallowed(k) {
 				warn("envs."+k, "Goose refuses to set "+k+" for an extension and then does not start it; remove it",
 					"Goose does not allow %s", k)
@@ -239,12 +221,12 @@ func (r *reader) extension(name string, kn, vn *yaml.Node, m map[string]any) (sr
 			warn("type", "Goose no longer supports SSE extensions and does not start this one; use the server's streamable HTTP endpoint with type: streamable_http",
 				"Goose no longer supports sse")
 		}
-		if s, ok := get.str("uri"); ok {
+		if s, ok := get.Str("uri"); ok {
 			srv.URL = s
 		} else if _, present := m["uri"]; !present && typ != "sse" {
 			fail("uri", drops+"add the server's url as uri", "missing field `uri`")
 		}
-		if h, ok := get.strMap("headers"); ok && len(h) > 0 {
+		if h, ok := get.StrMap("headers"); ok && len(h) > 0 {
 			srv.Headers = h
 		}
 		if len(envs) > 0 {
@@ -259,11 +241,11 @@ func (r *reader) extension(name string, kn, vn *yaml.Node, m map[string]any) (sr
 			}
 		}
 	}
-	if t, ok := get.uint("timeout"); ok {
+	if t, ok := get.Uint("timeout"); ok {
 		srv.ToolTimeout = time.Duration(t) * time.Second
 	}
-	srv.ToolsAllow = get.strList("available_tools")
-	for _, k := range sortedKeys(m) {
+	srv.ToolsAllow = strList(get, "available_tools")
+	for _, k := range adapterkit.SortedKeys(m) {
 		if modelled[k] || k == "name" || k == "description" {
 			continue
 		}
@@ -275,12 +257,12 @@ func (r *reader) extension(name string, kn, vn *yaml.Node, m map[string]any) (sr
 			warn("cwd", "Goose has no working directory setting and ignores cwd", "Goose ignores cwd")
 		}
 	}
-	if canonical.Diagnostics(r.ds[start:]).HasErrors() {
+	if canonical.Diagnostics(r.Diags[start:]).HasErrors() {
 		return srv, false, false
 	}
 	for _, d := range srv.Validate() {
 		d.Severity = canonical.Warning
-		r.ds = append(r.ds, d)
+		r.Diags = append(r.Diags, d)
 	}
 	return srv, false, true
 }
@@ -297,110 +279,19 @@ func derivedKeys(srv canonical.Server, envs map[string]string) []string {
 		}
 	}
 	add(srv.URL)
-	for _, k := range sortedKeys(srv.Headers) {
+	for _, k := range adapterkit.SortedKeys(srv.Headers) {
 		add(srv.Headers[k])
 	}
 	slices.Sort(names)
 	return names
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+// strList reads a list of strings; an empty list is nil, like an absent one.
+func strList(get adapterkit.Typed, key string) []string {
+	if l := get.StrList(key); len(l) > 0 {
+		return l
 	}
-	slices.Sort(keys)
-	return keys
-}
-
-// typed reads keys with the types Goose expects, in serde's words.
-type typed struct {
-	m    map[string]any
-	fail func(key, format string, args ...any)
-}
-
-func (t typed) str(key string) (string, bool) {
-	v, ok := t.m[key]
-	if !ok {
-		return "", false
-	}
-	s, ok := v.(string)
-	if !ok {
-		t.fail(key, "invalid type: %s, expected a string", describe(v))
-	}
-	return s, ok
-}
-
-func (t typed) boolean(key string) (bool, bool) {
-	v, ok := t.m[key]
-	if !ok {
-		return false, false
-	}
-	b, ok := v.(bool)
-	if !ok {
-		t.fail(key, "invalid type: %s, expected a boolean", describe(v))
-	}
-	return b, ok
-}
-
-func (t typed) uint(key string) (int64, bool) {
-	switch x := t.m[key].(type) {
-	case nil:
-		return 0, false
-	case int64:
-		if x < 0 {
-			t.fail(key, "invalid value: integer `%d`, expected u64", x)
-			return 0, false
-		}
-		return x, true
-	default:
-		t.fail(key, "invalid type: %s, expected u64", describe(x))
-		return 0, false
-	}
-}
-
-func (t typed) strList(key string) []string {
-	v, ok := t.m[key]
-	if !ok || v == nil {
-		return nil
-	}
-	list, ok := v.([]any)
-	if !ok {
-		t.fail(key, "invalid type: %s, expected a sequence", describe(v))
-		return nil
-	}
-	var out []string
-	for _, e := range list {
-		s, ok := e.(string)
-		if !ok {
-			t.fail(key, "invalid type: %s, expected a string", describe(e))
-			continue
-		}
-		out = append(out, s)
-	}
-	return out
-}
-
-func (t typed) strMap(key string) (map[string]string, bool) {
-	v, ok := t.m[key]
-	if !ok || v == nil {
-		return nil, false
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		t.fail(key, "invalid type: %s, expected a map", describe(v))
-		return nil, false
-	}
-	out := make(map[string]string, len(m))
-	for _, k := range sortedKeys(m) {
-		s, ok := m[k].(string)
-		if !ok {
-			t.fail(key+"."+k, "invalid type: %s, expected a string", describe(m[k]))
-			continue
-		}
-		out[k] = s
-	}
-	return out, true
+	return nil
 }
 
 func describe(v any) string {

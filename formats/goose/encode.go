@@ -1,14 +1,13 @@
 package goose
 
 import (
-	"errors"
 	"maps"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/formats/internal/adapterkit"
 	"github.com/mcpsync/mcpsync/formats/internal/yamledit"
 )
 
@@ -18,15 +17,12 @@ func (adapter) Encode(loc formats.Location, data []byte, want canonical.Set, opt
 		return data, ds
 	}
 	if ds.HasErrors() {
-		d := canonical.Errorf("%s has errors; mcpsync does not edit a file Goose cannot read", orName(loc.Path))
-		d.Detail = "fix the errors reported for this file, then run again; nothing was written"
-		d.File = loc.Path
-		return data, append(ds.Errors(), d)
+		return data, adapterkit.Broken(loc.Path, "config.yaml", "Goose cannot read", ds)
 	}
 	// Goose itself writes with serde_yaml: two spaces, sequences at the
 	// key's column. Used when the file shows no style of its own.
 	f.doc.SetStyleDefaults(2, true)
-	w := writer{file: loc.Path, f: f}
+	w := writer{Warnings: adapterkit.Warnings{File: loc.Path}, f: f}
 	var entries []yamledit.Entry
 	for _, name := range f.names() {
 		if f.internal[name] {
@@ -46,17 +42,17 @@ func (adapter) Encode(loc formats.Location, data []byte, want canonical.Set, opt
 		srv = srv.Clone()
 		srv.Normalize()
 		if f.internal[srv.Name] {
-			d := w.warn(&srv, "", "the name %q is one of Goose's own extensions; server not written", srv.Name)
+			d := w.Warn(&srv, "", "the name %q is one of Goose's own extensions; server not written", srv.Name)
 			d.Detail = "rename the server to add it to Goose"
 			continue
 		}
 		old, hasOld := f.set.Get(srv.Name)
-		if hasOld && sameServer(old, srv) {
+		if hasOld && adapterkit.SameServer(old, srv, ID) {
 			entries = append(entries, w.keep(srv.Name))
 			continue
 		}
 		if srv.Transport == canonical.SSE {
-			d := w.warn(&srv, "transport", "Goose no longer supports SSE; server not written")
+			d := w.Warn(&srv, "transport", "Goose no longer supports SSE; server not written")
 			d.Detail = "if the server also serves streamable HTTP, give that url with transport http"
 			if hasOld {
 				d.Detail += "; the entry already in the file is left as it is"
@@ -75,22 +71,18 @@ func (adapter) Encode(loc formats.Location, data []byte, want canonical.Set, opt
 		entries = append(entries, yamledit.Entry{Name: srv.Name, Value: w.server(srv, oldp)})
 	}
 	if invalid.HasErrors() {
-		return data, append(w.ds, invalid...)
+		return data, append(w.Diags, invalid...)
 	}
 	out, err := f.doc.EditMap(section, entries)
 	if err != nil {
-		d := canonical.Errorf("cannot edit %s safely: %s", orName(loc.Path), strings.TrimPrefix(err.Error(), yamledit.ErrUnverified.Error()+": "))
-		d.Detail = "nothing was written; the file's layout is one mcpsync cannot edit without risk"
-		if !errors.Is(err, yamledit.ErrUnverified) {
-			d.Detail = "nothing was written"
-		}
-		d.File = loc.Path
-		return data, append(w.ds, d)
+		d := adapterkit.EditRefused(loc.Path, "config.yaml", err, yamledit.ErrUnverified,
+			"nothing was written; the file's layout is one mcpsync cannot edit without risk")
+		return data, append(w.Diags, d)
 	}
 	if len(data) == 0 && len(want.Servers) == 0 {
-		return data, w.ds
+		return data, w.Diags
 	}
-	return out, w.ds
+	return out, w.Diags
 }
 
 // EntrySpan returns the bytes of one extension in data.
@@ -102,62 +94,35 @@ func (adapter) EntrySpan(_ formats.Location, data []byte, name string) (start, e
 	return doc.EntrySpan(section, "", name)
 }
 
-func orName(path string) string {
-	if path == "" {
-		return "config.yaml"
-	}
-	return path
-}
-
 // names returns the extensions in file order.
 func (f *file) names() []string {
 	_, v := f.doc.Lookup(section)
 	return yamledit.MapKeys(v)
 }
 
-func sameServer(old, want canonical.Server) bool {
-	if want.Extra[ID] == nil {
-		return canonical.Equal(old, want)
-	}
-	return canonical.Equal(old, want, ID)
-}
-
+// writer renders servers as Goose entries and collects the warnings.
 type writer struct {
-	file string
-	f    *file
-	ds   canonical.Diagnostics
-}
-
-func (w *writer) warn(srv *canonical.Server, field, format string, args ...any) *canonical.Diagnostic {
-	d := canonical.Warnf(format, args...)
-	d.Server, d.Field, d.File = srv.Name, field, w.file
-	if srv.Origin.File != "" {
-		d.At(srv.Origin)
-	}
-	w.ds = append(w.ds, d)
-	return d
+	adapterkit.Warnings
+	f *file
 }
 
 func (w *writer) keep(name string) yamledit.Entry {
 	return yamledit.Entry{Name: name, Value: yamledit.MapFrom(w.f.raw[name], w.f.order[name])}
 }
 
-type group struct {
-	keys []string
-	same func(a, b *canonical.Server) bool
-}
-
-var groups = []group{
-	{[]string{"type"}, func(a, b *canonical.Server) bool { return a.Transport == b.Transport }},
-	{[]string{"enabled"}, func(a, b *canonical.Server) bool { return a.Disabled == b.Disabled }},
-	{[]string{"cmd", "args"}, func(a, b *canonical.Server) bool {
+// groups are the Goose keys that together express one part of the
+// model: when that part did not change, they keep the file's spelling.
+var groups = []adapterkit.Group{
+	{Keys: []string{"type"}, Same: func(a, b *canonical.Server) bool { return a.Transport == b.Transport }},
+	{Keys: []string{"enabled"}, Same: func(a, b *canonical.Server) bool { return a.Disabled == b.Disabled }},
+	{Keys: []string{"cmd", "args"}, Same: func(a, b *canonical.Server) bool {
 		return a.Transport == b.Transport && a.Command == b.Command && slices.Equal(a.Args, b.Args)
 	}},
-	{[]string{"uri"}, func(a, b *canonical.Server) bool { return a.Transport == b.Transport && a.URL == b.URL }},
-	{[]string{"headers"}, func(a, b *canonical.Server) bool {
+	{Keys: []string{"uri"}, Same: func(a, b *canonical.Server) bool { return a.Transport == b.Transport && a.URL == b.URL }},
+	{Keys: []string{"headers"}, Same: func(a, b *canonical.Server) bool {
 		return a.Transport == b.Transport && maps.Equal(a.Headers, b.Headers)
 	}},
-	{[]string{"envs", "env_keys"}, func(a, b *canonical.Server) bool {
+	{Keys: []string{"envs", "env_keys"}, Same: func(a, b *canonical.Server) bool {
 		if a.Transport != b.Transport {
 			return false
 		}
@@ -167,10 +132,10 @@ var groups = []group{
 		return a.URL == b.URL && maps.Equal(a.Headers, b.Headers) &&
 			(b.Extra[ID] == nil || (yamledit.JSONEqual(a.Extra[ID]["envs"], b.Extra[ID]["envs"]) && yamledit.JSONEqual(a.Extra[ID]["env_keys"], b.Extra[ID]["env_keys"])))
 	}},
-	{[]string{"timeout"}, func(a, b *canonical.Server) bool {
+	{Keys: []string{"timeout"}, Same: func(a, b *canonical.Server) bool {
 		return a.ToolTimeout == b.ToolTimeout && a.StartupTimeout == b.StartupTimeout
 	}},
-	{[]string{"available_tools"}, func(a, b *canonical.Server) bool { return slices.Equal(a.ToolsAllow, b.ToolsAllow) }},
+	{Keys: []string{"available_tools"}, Same: func(a, b *canonical.Server) bool { return slices.Equal(a.ToolsAllow, b.ToolsAllow) }},
 }
 
 // server renders srv; with old (what the file holds), the parts that did
@@ -180,27 +145,7 @@ func (w *writer) server(srv canonical.Server, old *canonical.Server) yamledit.Ma
 	if old == nil {
 		return fresh
 	}
-	raw := w.f.raw[srv.Name]
-	kept := map[string]bool{}
-	for _, g := range groups {
-		if g.same(old, &srv) {
-			for _, k := range g.keys {
-				kept[k] = true
-			}
-		}
-	}
-	var m yamledit.Map
-	for _, k := range w.f.order[srv.Name] {
-		if kept[k] {
-			m = append(m, yamledit.Field{Key: k, Value: raw[k]})
-		}
-	}
-	for _, f := range fresh {
-		if !kept[f.Key] {
-			m = append(m, f)
-		}
-	}
-	return m
+	return adapterkit.Merge(groups, old, &srv, w.f.order[srv.Name], w.f.raw[srv.Name], fresh)
 }
 
 // fresh renders srv from the model alone, in the key order Goose writes.
@@ -224,7 +169,7 @@ func (w *writer) fresh(srv canonical.Server) yamledit.Map {
 		if tm := canonical.Parse(s, canonical.DialectCanonical); tm.HasRefs() {
 			for _, seg := range tm {
 				if seg.Kind != canonical.Literal {
-					d := w.warn(&srv, field, "Goose does not expand %s here; written literally", seg.Text)
+					d := w.Warn(&srv, field, "Goose does not expand %s here; written literally", seg.Text)
 					d.Detail = "Goose substitutes variables only in uri and headers"
 					break
 				}
@@ -248,10 +193,10 @@ func (w *writer) fresh(srv canonical.Server) yamledit.Map {
 		m.Set("envs", envs)
 		m.Set("env_keys", keys)
 		if srv.Cwd != "" {
-			w.warn(&srv, "cwd", "Goose has no working directory setting; cwd not written")
+			w.Warn(&srv, "cwd", "Goose has no working directory setting; cwd not written")
 		}
 		if len(srv.Headers) > 0 {
-			w.warn(&srv, "headers", "Goose sends no headers to a stdio extension; headers not written")
+			w.Warn(&srv, "headers", "Goose sends no headers to a stdio extension; headers not written")
 		}
 	case canonical.HTTP:
 		m.Set("type", "streamable_http")
@@ -259,7 +204,7 @@ func (w *writer) fresh(srv canonical.Server) yamledit.Map {
 		display("description", "")
 		m.Set("uri", w.render(&srv, "url", srv.URL))
 		headers := yamledit.Map{}
-		for _, k := range sortedKeys(srv.Headers) {
+		for _, k := range adapterkit.SortedKeys(srv.Headers) {
 			headers.Set(k, w.render(&srv, "headers."+k, srv.Headers[k]))
 		}
 		m.Set("headers", headers)
@@ -292,7 +237,7 @@ func (w *writer) fresh(srv canonical.Server) yamledit.Map {
 		m.Set("env_keys", keys)
 		for field, set := range map[string]bool{"args": len(srv.Args) > 0, "env": len(srv.Env) > 0, "cwd": srv.Cwd != ""} {
 			if set {
-				w.warn(&srv, field, "Goose does not take %s for a streamable_http extension; %s not written", field, field)
+				w.Warn(&srv, field, "Goose does not take %s for a streamable_http extension; %s not written", field, field)
 			}
 		}
 	}
@@ -300,11 +245,11 @@ func (w *writer) fresh(srv canonical.Server) yamledit.Map {
 	case srv.ToolTimeout > 0:
 		m.Set("timeout", wholeSeconds(&srv, w, "toolTimeout", srv.ToolTimeout))
 		if srv.StartupTimeout > 0 && srv.StartupTimeout != srv.ToolTimeout {
-			w.warn(&srv, "startupTimeout", "Goose has one timeout, written from toolTimeout; startupTimeout not written")
+			w.Warn(&srv, "startupTimeout", "Goose has one timeout, written from toolTimeout; startupTimeout not written")
 		}
 	case srv.StartupTimeout > 0:
 		m.Set("timeout", wholeSeconds(&srv, w, "startupTimeout", srv.StartupTimeout))
-		w.warn(&srv, "startupTimeout", "Goose has one timeout for start-up and tool calls; written from startupTimeout")
+		w.Warn(&srv, "startupTimeout", "Goose has one timeout for start-up and tool calls; written from startupTimeout")
 	}
 	if len(srv.ToolsAllow) > 0 {
 		tools := make([]any, len(srv.ToolsAllow))
@@ -314,10 +259,10 @@ func (w *writer) fresh(srv canonical.Server) yamledit.Map {
 		m.Set("available_tools", tools)
 	}
 	if len(srv.ToolsDeny) > 0 {
-		w.warn(&srv, "toolsDeny", "Goose has only an allow-list (available_tools); toolsDeny not written")
+		w.Warn(&srv, "toolsDeny", "Goose has only an allow-list (available_tools); toolsDeny not written")
 	}
 	if !srv.Auth.OAuth.IsZero() {
-		w.warn(&srv, "oauth", "Goose runs OAuth itself; oauth settings not written")
+		w.Warn(&srv, "oauth", "Goose runs OAuth itself; oauth settings not written")
 	}
 	// Keys the model does not know: want's, or the file's when want has none.
 	if x == nil {
@@ -327,7 +272,7 @@ func (w *writer) fresh(srv canonical.Server) yamledit.Map {
 			}
 		}
 	} else {
-		for _, k := range sortedKeys(x) {
+		for _, k := range adapterkit.SortedKeys(x) {
 			if modelled[k] || k == "name" || k == "description" {
 				continue
 			}
@@ -347,7 +292,7 @@ func (w *writer) fresh(srv canonical.Server) yamledit.Map {
 func (w *writer) render(srv *canonical.Server, field, s string) string {
 	out, problems := canonical.Parse(s, canonical.DialectCanonical).Render(dialect)
 	for _, p := range problems {
-		w.warn(srv, field, "%s: %s", p.Ref.Text, p.Reason)
+		w.Warn(srv, field, "%s: %s", p.Ref.Text, p.Reason)
 	}
 	return out
 }
@@ -358,10 +303,10 @@ func (w *writer) env(srv canonical.Server) (yamledit.Map, []any) {
 	envs := yamledit.Map{}
 	keys := []any{}
 	seen := map[string]bool{}
-	for _, k := range sortedKeys(srv.Env) {
+	for _, k := range adapterkit.SortedKeys(srv.Env) {
 		v := srv.Env[k]
 		if disallowed(k) {
-			d := w.warn(&srv, "env."+k, "Goose does not allow %s for an extension; not written", k)
+			d := w.Warn(&srv, "env."+k, "Goose does not allow %s for an extension; not written", k)
 			d.Detail = "Goose refuses to start an extension that sets " + k
 			continue
 		}
@@ -372,10 +317,10 @@ func (w *writer) env(srv canonical.Server) (yamledit.Map, []any) {
 		case len(tm) == 1 && tm[0].Kind == canonical.EnvRef:
 			ref := tm[0]
 			if ref.HasDefault {
-				w.warn(&srv, "env."+k, "Goose has no default for a variable; the default %q is dropped", ref.Default)
+				w.Warn(&srv, "env."+k, "Goose has no default for a variable; the default %q is dropped", ref.Default)
 			}
 			if ref.Name != k {
-				d := w.warn(&srv, "env."+k, "Goose cannot pass %s under the name %s; written as env_keys %s", ref.Name, k, ref.Name)
+				d := w.Warn(&srv, "env."+k, "Goose cannot pass %s under the name %s; written as env_keys %s", ref.Name, k, ref.Name)
 				d.Detail = "the extension sees " + ref.Name + ", not " + k + "; store " + k + " in Goose's keyring instead, or rename the variable"
 			}
 			if !seen[ref.Name] {
@@ -384,7 +329,7 @@ func (w *writer) env(srv canonical.Server) (yamledit.Map, []any) {
 			}
 		default:
 			envs.Set(k, v)
-			d := w.warn(&srv, "env."+k, "Goose cannot build %s from a reference; written literally", k)
+			d := w.Warn(&srv, "env."+k, "Goose cannot build %s from a reference; written literally", k)
 			d.Detail = "Goose expands nothing in envs: the extension receives the text " + v
 		}
 	}
@@ -394,7 +339,7 @@ func (w *writer) env(srv canonical.Server) (yamledit.Map, []any) {
 func wholeSeconds(srv *canonical.Server, w *writer, field string, d time.Duration) int64 {
 	s := int64((d + time.Second - 1) / time.Second)
 	if d%time.Second != 0 {
-		w.warn(srv, field, "Goose counts whole seconds; %v written as %ds", d, s)
+		w.Warn(srv, field, "Goose counts whole seconds; %v written as %ds", d, s)
 	}
 	return s
 }

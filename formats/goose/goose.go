@@ -20,6 +20,7 @@ import (
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/formats/internal/adapterkit"
 )
 
 // ID is the client id users type.
@@ -59,32 +60,20 @@ func (adapter) Locations(env formats.Env) []formats.Location {
 	case env.OS == "windows":
 		appData := env.Get("APPDATA")
 		if appData == "" && env.Home != "" {
-			appData = joinPath(env.OS, env.Home, "AppData", "Roaming")
+			appData = adapterkit.JoinPath(env.OS, env.Home, "AppData", "Roaming")
 		}
 		if appData == "" {
 			return nil
 		}
-		path = joinPath(env.OS, appData, "Block", "goose", "config", "config.yaml")
+		path = adapterkit.JoinPath(env.OS, appData, "Block", "goose", "config", "config.yaml")
 	case env.Get("XDG_CONFIG_HOME") != "":
-		path = joinPath(env.OS, env.Get("XDG_CONFIG_HOME"), "goose", "config.yaml")
+		path = adapterkit.JoinPath(env.OS, env.Get("XDG_CONFIG_HOME"), "goose", "config.yaml")
 	case env.Home != "":
-		path = joinPath(env.OS, env.Home, ".config", "goose", "config.yaml")
+		path = adapterkit.JoinPath(env.OS, env.Home, ".config", "goose", "config.yaml")
 	default:
 		return nil
 	}
 	return []formats.Location{{Client: ID, Scope: canonical.ScopeUser, Path: path, Format: formats.YAML}}
-}
-
-func joinPath(goos string, elem ...string) string {
-	sep := "/"
-	if goos == "windows" {
-		sep = `\`
-	}
-	out := strings.TrimRight(elem[0], `/\`)
-	for _, e := range elem[1:] {
-		out += sep + strings.Trim(e, `/\`)
-	}
-	return out
 }
 
 // disallowedEnv are the variables Goose refuses to set for an extension

@@ -3,6 +3,7 @@ package goose
 import (
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/formats/internal/adapterkit"
 	"github.com/mcpsync/mcpsync/formats/internal/yamledit"
 )
 
@@ -20,21 +21,6 @@ func (adapter) MissingKeys(loc formats.Location, data []byte) int {
 // RemoveEmptyKeys implements formats.SectionRemover: the section's key
 // goes when it holds nothing ({} or [] on its line, no comment).
 func (adapter) RemoveEmptyKeys(loc formats.Location, data []byte, n int) ([]byte, canonical.Diagnostics) {
-	if n <= 0 || loc.ReadOnly {
-		return data, nil
-	}
-	doc, err := yamledit.Parse(data)
-	if err != nil {
-		return data, nil // Encode reports the file's errors
-	}
-	out, ok, err := doc.RemoveEmptySection(section)
-	if err != nil {
-		d := canonical.Warnf("the empty %s key mcpsync added is left in place: %v", section, err)
-		d.Detail = "Goose reads an empty key as no servers; remove the line by hand if you like"
-		return data, canonical.Diagnostics{d.At(canonical.Pos{File: loc.Path})}
-	}
-	if !ok {
-		return data, nil
-	}
-	return out, nil
+	out, _, ds := adapterkit.RemoveEmptySection(loc, data, n, section, "Goose")
+	return out, ds
 }

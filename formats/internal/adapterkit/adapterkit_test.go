@@ -1,0 +1,145 @@
+package adapterkit
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/formats/internal/yamledit"
+)
+
+func TestJoinPath(t *testing.T) {
+	for _, tc := range []struct {
+		goos string
+		elem []string
+		want string
+	}{
+		{"linux", []string{"/home/u/", ".codex", "config.toml"}, "/home/u/.codex/config.toml"},
+		{"windows", []string{`C:\Users\u\`, "/.codex/", "config.toml"}, `C:\Users\u\.codex\config.toml`},
+		{"darwin", []string{"/p"}, "/p"},
+	} {
+		if got := JoinPath(tc.goos, tc.elem...); got != tc.want {
+			t.Errorf("JoinPath(%s, %q) = %q, want %q", tc.goos, tc.elem, got, tc.want)
+		}
+	}
+}
+
+func TestMergeKeepsUnchangedPartsInFileOrder(t *testing.T) {
+	groups := []Group{
+		{Keys: []string{"cmd", "args"}, Same: func(a, b *canonical.Server) bool { return a.Command == b.Command }},
+		{Keys: []string{"url"}, Same: func(a, b *canonical.Server) bool { return a.URL == b.URL }},
+	}
+	old := &canonical.Server{Name: "s", Command: "npx", URL: "https://old"}
+	want := &canonical.Server{Name: "s", Command: "npx", URL: "https://new"}
+	raw := map[string]any{"name": "mine", "args": []any{"-y"}, "cmd": "npx", "url": "https://old", "x": 1}
+	fresh := yamledit.Map{{Key: "name", Value: "s"}, {Key: "cmd", Value: "npx"}, {Key: "args", Value: []any{}}, {Key: "url", Value: "https://new"}}
+	got := Merge(groups, old, want, []string{"name", "args", "cmd", "url", "x"}, raw, fresh, "name")
+	wantMap := yamledit.Map{{Key: "name", Value: "mine"}, {Key: "args", Value: []any{"-y"}}, {Key: "cmd", Value: "npx"}, {Key: "url", Value: "https://new"}}
+	if !reflect.DeepEqual(got, wantMap) {
+		t.Errorf("got %v\nwant %v", got, wantMap)
+	}
+}
+
+func TestWarnPointsAtTheServersOrigin(t *testing.T) {
+	w := Warnings{File: "/f.yaml"}
+	w.Warn(&canonical.Server{Name: "a"}, "cwd", "no %s", "cwd")
+	w.Warn(&canonical.Server{Name: "b", Origin: canonical.Pos{File: "/store.hcl", Line: 3, Column: 1}}, "env.K", "dropped")
+	if got := fmt.Sprint(w.Diags[0].Pos(), " ", w.Diags[1].Pos()); got != "/f.yaml /store.hcl:3:1" {
+		t.Errorf("positions %s", got)
+	}
+	if d := w.Diags[0]; d.Severity != canonical.Warning || d.Server != "a" || d.Field != "cwd" || d.Summary != "no cwd" {
+		t.Errorf("warning %+v", d)
+	}
+}
+
+func TestTypedSaysWhatIsWrongInSerdesWords(t *testing.T) {
+	var got []string
+	get := Typed{
+		M: map[string]any{
+			"s": int64(1), "b": "yes", "n": "10", "u": int64(-1), "l": []any{"a", int64(2)}, "m": map[string]any{"K": "v", "N": true},
+			"empty": []any{}, "null": nil,
+		},
+		Prefix:   "oauth.",
+		Fail:     func(key, format string, args ...any) { got = append(got, key+": "+fmt.Sprintf(format, args...)) },
+		Describe: func(v any) string { return fmt.Sprintf("%T `%v`", v, v) },
+	}
+	if _, ok := get.Str("s"); ok {
+		t.Error("Str of an integer is ok")
+	}
+	if _, ok := get.Bool("b"); ok {
+		t.Error("Bool of a string is ok")
+	}
+	if _, ok := get.Number("n", "f64"); ok {
+		t.Error("Number of a string is ok")
+	}
+	if _, ok := get.Uint("u"); ok {
+		t.Error("Uint of -1 is ok")
+	}
+	if l := get.StrList("l"); !reflect.DeepEqual(l, []string{"a"}) {
+		t.Errorf("StrList = %q", l)
+	}
+	if m, ok := get.StrMap("m"); !ok || !reflect.DeepEqual(m, map[string]string{"K": "v"}) {
+		t.Errorf("StrMap = %v, %v", m, ok)
+	}
+	if l := get.StrList("empty"); l == nil || len(l) != 0 {
+		t.Errorf("StrList of [] = %#v, want empty, not nil", l)
+	}
+	if l, m := get.StrList("null"), get.StrList("absent"); l != nil || m != nil {
+		t.Errorf("StrList of null, absent = %#v, %#v", l, m)
+	}
+	want := []string{
+		"oauth.s: invalid type: int64 `1`, expected a string",
+		"oauth.b: invalid type: string `yes`, expected a boolean",
+		"oauth.n: invalid type: string `10`, expected f64",
+		"oauth.u: invalid value: integer `-1`, expected u64",
+		"oauth.l: invalid type: int64 `2`, expected a string",
+		"oauth.m.N: invalid type: bool `true`, expected a string",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("failures:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestRefusals(t *testing.T) {
+	ds := canonical.Diagnostics{canonical.Errorf("bad"), canonical.Warnf("meh")}
+	out := Broken("", "config.toml", "Codex refuses to load", ds)
+	if len(out) != 2 || out[1].Summary != "config.toml has errors; mcpsync does not edit a file Codex refuses to load" {
+		t.Errorf("Broken = %v", out)
+	}
+	unverified := errors.New("edit refused")
+	d := EditRefused("/c.toml", "config.toml", fmt.Errorf("%w: the section moved", unverified), unverified, "risky")
+	if d.Summary != "cannot edit /c.toml safely: the section moved" || d.Detail != "risky" || d.File != "/c.toml" {
+		t.Errorf("EditRefused = %+v", d)
+	}
+	if d := EditRefused("/c.toml", "config.toml", errors.New("disk"), unverified, "risky"); d.Detail != "nothing was written" {
+		t.Errorf("EditRefused of another error: %+v", d)
+	}
+}
+
+func TestRemoveEmptySection(t *testing.T) {
+	loc := formats.Location{Path: "/c.yaml"}
+	out, removed, ds := RemoveEmptySection(loc, []byte("x: 1\nextensions: {}\n"), 1, "extensions", "Goose")
+	if !removed || string(out) != "x: 1\n" || len(ds) > 0 {
+		t.Errorf("got %q, %v, %v", out, removed, ds)
+	}
+	for _, tc := range []struct {
+		data string
+		n    int
+		loc  formats.Location
+	}{
+		{"x: 1\nextensions: {} # mine\n", 1, loc},
+		{"extensions:\n  a: {}\n", 1, loc},
+		{"x: 1\nextensions: {}\n", 0, loc},
+		{"x: 1\nextensions: {}\n", 1, formats.Location{Path: "/c.yaml", ReadOnly: true}},
+		{"x: [\n", 1, loc},
+	} {
+		out, removed, _ := RemoveEmptySection(tc.loc, []byte(tc.data), tc.n, "extensions", "Goose")
+		if removed || string(out) != tc.data {
+			t.Errorf("%q (n=%d): removed %v, %q", tc.data, tc.n, removed, out)
+		}
+	}
+}

@@ -1,0 +1,66 @@
+package adapterkit
+
+import (
+	"errors"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/formats/internal/yamledit"
+)
+
+// YAMLSyntax is the error for a file yamledit cannot parse, at the line
+// and column of the problem when there is one; detail says what the client
+// does with such a file.
+func YAMLSyntax(path string, err error, detail string) *canonical.Diagnostic {
+	d := canonical.Errorf("invalid YAML: %v", err)
+	var se *yamledit.SyntaxError
+	if errors.As(err, &se) {
+		d.Summary = "invalid YAML: " + se.Msg
+		d.Line, d.Column = se.Line, se.Column
+	}
+	d.Detail = detail
+	d.File = path
+	return d
+}
+
+// NodeDiags collects the diagnostics of one YAML file, each at a node.
+type NodeDiags struct {
+	File  string
+	Diags canonical.Diagnostics
+}
+
+// At records a diagnostic at n (at the file alone when n is nil).
+func (r *NodeDiags) At(n *yaml.Node, sev canonical.Severity, server, field, summary, detail string) {
+	d := &canonical.Diagnostic{Severity: sev, Summary: summary, Detail: detail, Server: server, Field: field, File: r.File}
+	if n != nil {
+		d.Line, d.Column = n.Line, n.Column
+	}
+	r.Diags = append(r.Diags, d)
+}
+
+// RemoveEmptySection does formats.SectionRemover's RemoveEmptyKeys for a
+// server map that is a top-level YAML key: the key goes when it holds
+// nothing ({} or [] on its line, no comment). removed says it went; a key
+// that cannot go safely stays, with a warning that says client reads it as
+// no servers.
+func RemoveEmptySection(loc formats.Location, data []byte, n int, section, client string) (out []byte, removed bool, ds canonical.Diagnostics) {
+	if n <= 0 || loc.ReadOnly {
+		return data, false, nil
+	}
+	doc, err := yamledit.Parse(data)
+	if err != nil {
+		return data, false, nil // Encode reports the file's errors
+	}
+	out, ok, err := doc.RemoveEmptySection(section)
+	if err != nil {
+		d := canonical.Warnf("the empty %s key mcpsync added is left in place: %v", section, err)
+		d.Detail = client + " reads an empty key as no servers; remove the line by hand if you like"
+		return data, false, canonical.Diagnostics{d.At(canonical.Pos{File: loc.Path})}
+	}
+	if !ok {
+		return data, false, nil
+	}
+	return out, true, nil
+}
