@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/formats/formatstest"
 )
 
 // bigConfig is a config.toml with n servers in Codex's own layout (table,
@@ -57,16 +57,5 @@ func BenchmarkEncodeUnchanged200(b *testing.B) {
 // BenchmarkEncodeOneChange200 changes one server's args and adds one: a
 // splice, a re-decode and the verification of the whole file.
 func BenchmarkEncodeOneChange200(b *testing.B) {
-	data := bigConfig(200)
-	set, _ := Adapter().Decode(userLoc, data)
-	set.Servers[100].Args = append(set.Servers[100].Args, "--verbose")
-	set.Put(canonical.Server{Name: "new", Command: "uvx", Args: []string{"mcp-server-git"}})
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		out, ds := Adapter().Encode(userLoc, data, set, formats.EncodeOptions{})
-		if ds.HasErrors() || len(out) <= len(data) {
-			b.Fatal(ds.Err())
-		}
-	}
+	formatstest.BenchEncodeOneChange(b, Adapter(), userLoc, bigConfig(200))
 }

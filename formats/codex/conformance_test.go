@@ -27,13 +27,5 @@ func TestCorpusConformance(t *testing.T) {
 // FuzzConformance is the suite's per-input property over the golden inputs
 // and the corpus.
 func FuzzConformance(f *testing.F) {
-	for _, s := range formatstest.Seeds([]string{"../../testdata/clients/codex"}, []string{"../../../shared/corpus/wild/codex"}) {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) > 16<<10 {
-			return
-		}
-		formatstest.CheckInput(t, Adapter(), data)
-	})
+	formatstest.FuzzInputs(f, Adapter(), "../../testdata/clients/codex", "../../../shared/corpus/wild/codex")
 }

@@ -73,6 +73,21 @@ func RunCorpus(t *testing.T, a formats.Adapter, dir string, opts ...Option) Corp
 	return res
 }
 
+// ReadFiles returns the files under dir that match any of patterns (as
+// filepath.Glob), by path: none when dir is absent.
+func ReadFiles(dir string, patterns ...string) map[string][]byte {
+	out := map[string][]byte{}
+	for _, pattern := range patterns {
+		files, _ := filepath.Glob(filepath.Join(dir, pattern))
+		for _, f := range files {
+			if data, err := os.ReadFile(f); err == nil {
+				out[f] = data
+			}
+		}
+	}
+	return out
+}
+
 // Seeds returns fuzz seeds: the inputs of the golden cases under caseDirs
 // and the files of corpusDirs that exist.
 func Seeds(caseDirs []string, corpusDirs []string) [][]byte {
@@ -100,6 +115,21 @@ func Seeds(caseDirs []string, corpusDirs []string) [][]byte {
 		}
 	}
 	return out
+}
+
+// FuzzInputs runs CheckInput as a fuzz target for a, seeded with the
+// inputs of the golden cases in caseDir and the corpus files of corpusDir;
+// inputs over 16 KiB are passed over.
+func FuzzInputs(f *testing.F, a formats.Adapter, caseDir, corpusDir string) {
+	for _, s := range Seeds([]string{caseDir}, []string{corpusDir}) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 16<<10 {
+			return
+		}
+		CheckInput(t, a, data)
+	})
 }
 
 // CheckInput is the property a fuzz target checks on any input: Decode and

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpsync/mcpsync/canonical"
-	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/formats/formatstest"
 )
 
@@ -21,21 +19,8 @@ func bigConfig(n int) []byte {
 	return []byte(b.String())
 }
 
+// BenchmarkEncodeOneChange200 changes one extension's args and adds one: a
+// splice, a re-parse and the verification of the whole file.
 func BenchmarkEncodeOneChange200(b *testing.B) {
-	data := bigConfig(200)
-	loc := formatstest.DefaultLocation(Adapter())
-	set, ds := Adapter().Decode(loc, data)
-	if ds.HasErrors() || set.Len() != 200 {
-		b.Fatalf("%d servers, %v", set.Len(), ds.Err())
-	}
-	set.Servers[100].Args = append(set.Servers[100].Args, "--verbose")
-	set.Put(canonical.Server{Name: "new", Command: "uvx", Args: []string{"mcp-server-git"}})
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		out, ds := Adapter().Encode(loc, data, set, formats.EncodeOptions{})
-		if ds.HasErrors() || len(out) <= len(data) {
-			b.Fatal(ds.Err())
-		}
-	}
+	formatstest.BenchEncodeOneChange(b, Adapter(), formatstest.DefaultLocation(Adapter()), bigConfig(200))
 }

@@ -26,13 +26,5 @@ func TestCorpusConformance(t *testing.T) {
 }
 
 func FuzzConformance(f *testing.F) {
-	for _, s := range formatstest.Seeds([]string{caseDir}, []string{corpusDir}) {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) > 16<<10 {
-			return
-		}
-		formatstest.CheckInput(t, Adapter(), data)
-	})
+	formatstest.FuzzInputs(f, Adapter(), caseDir, corpusDir)
 }

@@ -2,7 +2,6 @@ package tomledit
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -16,24 +15,13 @@ const sharedDir = "../../../../shared"
 
 // seedFiles returns the Codex samples and corpus files, or nothing when the
 // shared directory is absent.
-func seedFiles(tb testing.TB) map[string][]byte {
-	tb.Helper()
-	out := map[string][]byte{}
-	for _, pattern := range []string{
+func seedFiles() map[string][]byte {
+	return formatstest.ReadFiles(sharedDir,
 		"reference/client-samples/codex/*/*.toml",
 		"reference/client-samples/codex/*/.codex/*.toml",
 		"reference/client-samples/codex/rewrite/*",
 		"reference/client-samples/codex/project/*",
-		"corpus/wild/codex/*",
-	} {
-		files, _ := filepath.Glob(filepath.Join(sharedDir, pattern))
-		for _, f := range files {
-			if data, err := os.ReadFile(f); err == nil {
-				out[f] = data
-			}
-		}
-	}
-	return out
+		"corpus/wild/codex/*")
 }
 
 var inlineSeeds = []string{
@@ -55,7 +43,7 @@ func FuzzSplice(f *testing.F) {
 	for _, s := range inlineSeeds {
 		f.Add([]byte(s))
 	}
-	for _, data := range seedFiles(f) {
+	for _, data := range seedFiles() {
 		f.Add(data)
 	}
 	for _, data := range formatstest.Seeds([]string{"../../../testdata/clients/codex"}, nil) {
@@ -117,7 +105,7 @@ func FuzzSplice(f *testing.F) {
 // TestCorpusIdentityAndEdit runs the fuzz properties over every real file
 // by name, so a failure says which file.
 func TestCorpusIdentityAndEdit(t *testing.T) {
-	files := seedFiles(t)
+	files := seedFiles()
 	if len(files) == 0 {
 		t.Skip("shared samples not found at " + sharedDir + "; nothing to check")
 	}

@@ -2,8 +2,6 @@ package yamledit
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -12,18 +10,10 @@ import (
 
 const sharedDir = "../../../../shared"
 
-func seedFiles(tb testing.TB) map[string][]byte {
-	tb.Helper()
-	out := map[string][]byte{}
-	for _, pattern := range []string{"corpus/wild/continue/*", "corpus/wild/goose/*"} {
-		files, _ := filepath.Glob(filepath.Join(sharedDir, pattern))
-		for _, f := range files {
-			if data, err := os.ReadFile(f); err == nil {
-				out[f] = data
-			}
-		}
-	}
-	return out
+// seedFiles returns the Continue and Goose corpus files, or nothing when
+// the shared directory is absent.
+func seedFiles() map[string][]byte {
+	return formatstest.ReadFiles(sharedDir, "corpus/wild/continue/*", "corpus/wild/goose/*")
 }
 
 // FuzzYAMLEdit checks the editing properties on any input, for both a map
@@ -36,7 +26,7 @@ func FuzzYAMLEdit(f *testing.F) {
 		"extensions:\n  a:\n    cmd: |\n      x\n\n      y\n    args:\n    - 1\n"} {
 		f.Add([]byte(s))
 	}
-	for _, data := range seedFiles(f) {
+	for _, data := range seedFiles() {
 		f.Add(data)
 	}
 	for _, data := range formatstest.Seeds([]string{"../../../testdata/clients/goose", "../../../testdata/clients/continue"}, nil) {
@@ -92,7 +82,7 @@ func FuzzYAMLEdit(f *testing.F) {
 }
 
 func TestCorpusIdentity(t *testing.T) {
-	files := seedFiles(t)
+	files := seedFiles()
 	if len(files) == 0 {
 		t.Skip("shared corpus not found at " + sharedDir + "; nothing to check")
 	}
