@@ -3,12 +3,12 @@ package tomledit
 import (
 	"errors"
 	"fmt"
-	"reflect"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/mcpsync/mcpsync/formats/internal/splice"
+	"github.com/mcpsync/mcpsync/formats/internal/value"
 )
 
 // An Entry is what one key of a section must hold after an edit.
@@ -99,8 +99,7 @@ func (d *Doc) verify(out []byte, section string, want []Entry) error {
 	if err := decode(out, &root); err != nil {
 		return fmt.Errorf("%w: the edited file would not parse: %v", ErrUnverified, err)
 	}
-	before, after := withoutKey(d.Root, section), withoutKey(root, section)
-	if !reflect.DeepEqual(before, after) {
+	if !value.SameOutside(d.Root, root, section) {
 		return fmt.Errorf("%w: the edit would change the file outside %s", ErrUnverified, section)
 	}
 	got, _ := root[section].(map[string]any)
@@ -116,16 +115,6 @@ func (d *Doc) verify(out []byte, section string, want []Entry) error {
 		}
 	}
 	return nil
-}
-
-func withoutKey(m map[string]any, key string) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		if k != key {
-			out[k] = v
-		}
-	}
-	return out
 }
 
 // editor collects the patches of one edit.

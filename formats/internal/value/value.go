@@ -51,6 +51,31 @@ func FromMap[M Ordered[F], F ~Field](m map[string]any, order []string) M {
 	return out
 }
 
+// SameOutside reports whether two decoded documents hold the same keys
+// with the same values (reflect.DeepEqual), key aside: an edit of section
+// key changed nothing else.
+func SameOutside(a, b map[string]any, key string) bool {
+	na, nb := len(a), len(b)
+	if _, ok := a[key]; ok {
+		na--
+	}
+	if _, ok := b[key]; ok {
+		nb--
+	}
+	if na != nb {
+		return false
+	}
+	for k, va := range a {
+		if k == key {
+			continue
+		}
+		if vb, ok := b[k]; !ok || !reflect.DeepEqual(va, vb) {
+			return false
+		}
+	}
+	return true
+}
+
 // Normalize returns v in the generic form a decoder produces and Equal
 // compares: map[string]any, []any, int64, float64, string, bool, nil,
 // time.Time. An ordered map M becomes a map[string]any.

@@ -180,3 +180,25 @@ func TestToJSON(t *testing.T) {
 		t.Errorf("a NaN JSON cannot hold: got %s, want the whole value's text", got)
 	}
 }
+
+func TestSameOutside(t *testing.T) {
+	a := map[string]any{"x": int64(1), "s": "old", "l": []any{"a"}}
+	for _, tc := range []struct {
+		b    map[string]any
+		want bool
+	}{
+		{map[string]any{"x": int64(1), "l": []any{"a"}}, true},
+		{map[string]any{"x": int64(1), "s": "new", "l": []any{"a"}}, true},
+		{map[string]any{"x": int64(2), "s": "old", "l": []any{"a"}}, false},
+		{map[string]any{"x": int64(1), "s": "old"}, false},
+		{map[string]any{"x": int64(1), "l": []any{"a"}, "y": nil}, false},
+		{map[string]any{"x": 1.0, "l": []any{"a"}}, false},
+	} {
+		if got := SameOutside(a, tc.b, "s"); got != tc.want {
+			t.Errorf("SameOutside(%v, %v) = %v, want %v", a, tc.b, got, tc.want)
+		}
+	}
+	if !SameOutside(nil, map[string]any{"s": 1}, "s") {
+		t.Error("nil and a map holding only the key differ")
+	}
+}

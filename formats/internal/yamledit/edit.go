@@ -11,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/mcpsync/mcpsync/formats/internal/splice"
+	"github.com/mcpsync/mcpsync/formats/internal/value"
 )
 
 // An Entry is what one entry of a section must hold after an edit.
@@ -641,7 +642,7 @@ func (d *Doc) verify(out []byte, section, nameKey string, want []Entry) error {
 	}
 	before, _ := d.Value.(map[string]any)
 	after, _ := nd.Value.(map[string]any)
-	if !reflect.DeepEqual(withoutKey(before, section), withoutKey(after, section)) {
+	if !value.SameOutside(before, after, section) {
 		return refuse("the edit would change the file outside %s", section)
 	}
 	got := map[string]any{}
@@ -684,16 +685,6 @@ func (d *Doc) verify(out []byte, section, nameKey string, want []Entry) error {
 		}
 	}
 	return nil
-}
-
-func withoutKey(m map[string]any, key string) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		if k != key {
-			out[k] = v
-		}
-	}
-	return out
 }
 
 // EntrySpan returns the byte range of one entry of a block section (from
@@ -846,7 +837,7 @@ func (d *Doc) RemoveEmptySection(section string) (out []byte, ok bool, err error
 	}
 	before, _ := d.Value.(map[string]any)
 	after, _ := nd.Value.(map[string]any)
-	if _, still := after[section]; still || !reflect.DeepEqual(withoutKey(before, section), withoutKey(after, section)) {
+	if _, still := after[section]; still || !value.SameOutside(before, after, section) {
 		return d.src, false, refuse("removing %s would change the file elsewhere", section)
 	}
 	return out, true, nil

@@ -2,10 +2,10 @@ package yamledit
 
 import (
 	"bytes"
-	"reflect"
 	"testing"
 
 	"github.com/mcpsync/mcpsync/formats/formatstest"
+	"github.com/mcpsync/mcpsync/formats/internal/value"
 )
 
 const sharedDir = "../../../../shared"
@@ -74,7 +74,7 @@ func FuzzYAMLEdit(f *testing.F) {
 			}
 			before, _ := d.Value.(map[string]any)
 			after, _ := nd.Value.(map[string]any)
-			if !reflect.DeepEqual(withoutKey(before, sec.section), withoutKey(after, sec.section)) {
+			if !value.SameOutside(before, after, sec.section) {
 				t.Fatalf("keys outside %s changed", sec.section)
 			}
 		}
