@@ -25,6 +25,7 @@ import (
 	"strings"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/suggest"
 )
 
 // Format is the syntax of a client file.
@@ -247,7 +248,7 @@ func (r *Registry) Lookup(id string) (Adapter, error) {
 	}
 	sort.Strings(ids)
 	msg := fmt.Sprintf("unknown client %q", id)
-	if s := closest(id, ids); s != "" {
+	if s := suggest.Closest(id, ids, len(id)/2+2); s != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	return nil, fmt.Errorf("%s; known clients: %s", msg, strings.Join(ids, ", "))
@@ -266,36 +267,4 @@ var aliases = map[string]string{
 	"qwen-code":      "qwen",
 	"copilot-cli":    "copilot",
 	"roo-code":       "roo",
-}
-
-// closest returns the candidate with the smallest edit distance to s, if it
-// is close enough to be a plausible typo.
-func closest(s string, candidates []string) string {
-	best, bestD := "", len(s)/2+2
-	for _, c := range candidates {
-		if d := levenshtein(strings.ToLower(s), c); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

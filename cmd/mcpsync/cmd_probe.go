@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/suggest"
 	"github.com/mcpsync/mcpsync/paste"
 	"github.com/mcpsync/mcpsync/probe"
 	"github.com/urfave/cli/v3"
@@ -244,12 +245,7 @@ func serverNames(servers []canonical.Server) []string {
 
 // didYouMean suggests the closest name, or lists them when there are few.
 func didYouMean(name string, names []string) string {
-	best, bestDist := "", 3
-	for _, n := range names {
-		if d := editDistance(strings.ToLower(name), strings.ToLower(n)); d < bestDist {
-			best, bestDist = n, d
-		}
-	}
+	best := suggest.Closest(name, names, 3)
 	switch {
 	case best != "":
 		return fmt.Sprintf("; did you mean %q?", best)
@@ -259,26 +255,6 @@ func didYouMean(name string, names []string) string {
 		return " (it has " + strings.Join(names, ", ") + ")"
 	}
 	return ""
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 func pluralS(n int) string {
