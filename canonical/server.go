@@ -222,6 +222,11 @@ func oauthEqual(a, b *OAuth) bool {
 		a.AuthServerMetadataURL == b.AuthServerMetadataURL && a.Resource == b.Resource
 }
 
+// ExtraEqual reports whether two Extra maps of one client hold the same
+// keys with the same JSON values, spacing and key order aside, as Equal
+// compares them.
+func ExtraEqual(a, b map[string]json.RawMessage) bool { return extraEqual(a, b) }
+
 func extraEqual(a, b map[string]json.RawMessage) bool {
 	if len(a) != len(b) {
 		return false

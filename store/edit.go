@@ -2,7 +2,6 @@ package store
 
 import (
 	"bytes"
-	"encoding/json"
 	"reflect"
 	"sort"
 	"strings"
@@ -164,7 +163,7 @@ func (s *Store) editBlock(b *serverBlock, srv *canonical.Server) []edit {
 		clients[c] = true
 	}
 	for _, c := range sortedKeys(clients) {
-		if extraEqual(old.Extra[c], srv.Extra[c]) {
+		if canonical.ExtraEqual(old.Extra[c], srv.Extra[c]) {
 			continue
 		}
 		text := renderExtra(c, srv.Extra[c], indent)
@@ -305,26 +304,3 @@ func oauthEqual(a, b *canonical.OAuth) bool {
 	return reflect.DeepEqual(*a, *b)
 }
 
-func extraEqual(a, b map[string]json.RawMessage) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, va := range a {
-		vb, ok := b[k]
-		if !ok || !jsonEqual(va, vb) {
-			return false
-		}
-	}
-	return true
-}
-
-func jsonEqual(a, b json.RawMessage) bool {
-	if bytes.Equal(a, b) {
-		return true
-	}
-	var va, vb any
-	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
-		return false
-	}
-	return reflect.DeepEqual(va, vb)
-}

@@ -75,28 +75,11 @@ func serverDifferences(w, g canonical.Server, extraFor string) []Difference {
 	if we, ge := w.Extra[extraFor], g.Extra[extraFor]; extraFor != "" && we != nil {
 		// A server without Extra for the client has no opinion on the
 		// unknown keys the user wrote; they are kept.
-		if !extraEqual(we, ge) {
+		if !canonical.ExtraEqual(we, ge) {
 			out = append(out, Difference{Server: w.Name, Field: "extra", Want: show(we), Got: show(ge)})
 		}
 	}
 	return out
-}
-
-func extraEqual(a, b map[string]json.RawMessage) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, va := range a {
-		vb, ok := b[k]
-		if !ok {
-			return false
-		}
-		var x, y any
-		if json.Unmarshal(va, &x) != nil || json.Unmarshal(vb, &y) != nil || !reflect.DeepEqual(x, y) {
-			return false
-		}
-	}
-	return true
 }
 
 func show(v any) string {
