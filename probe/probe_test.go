@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -261,31 +260,10 @@ func pidsGone(t *testing.T, file string) {
 	}
 	for _, f := range strings.Fields(string(data)) {
 		pid, _ := strconv.Atoi(f)
-		deadline := time.Now().Add(3 * time.Second)
-		for !processGone(pid) {
-			if time.Now().After(deadline) {
-				t.Fatalf("process %d is still running after the probe", pid)
-			}
-			time.Sleep(20 * time.Millisecond)
+		if !mcpfixture.WaitGone(pid, 3*time.Second) {
+			t.Fatalf("process %d is still running after the probe", pid)
 		}
 	}
-}
-
-func processGone(pid int) bool {
-	if err := syscall.Kill(pid, 0); err == syscall.ESRCH {
-		return true
-	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		// Without /proc (macOS) a process kill(2) still reaches is running.
-		_, noProc := os.Stat("/proc/self")
-		return os.IsNotExist(err) && noProc == nil
-	}
-	// The state follows the command name in parentheses: "pid (comm) Z ...".
-	if i := strings.LastIndexByte(string(stat), ')'); i >= 0 && i+2 < len(stat) {
-		return stat[i+2] == 'Z' || stat[i+2] == 'X'
-	}
-	return false
 }
 
 func TestHangTimesOutAndKillsTheGroup(t *testing.T) {

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/mcpsync/mcpsync/internal/mcpfixture"
@@ -118,28 +117,8 @@ func cmdPidsGone(ts *testscript.TestScript, neg bool, args []string) {
 		if err != nil {
 			ts.Fatalf("pids-gone: %q is not a pid", f)
 		}
-		deadline := time.Now().Add(3 * time.Second)
-		for !processGone(pid) {
-			if time.Now().After(deadline) {
-				ts.Fatalf("process %d is still running", pid)
-			}
-			time.Sleep(20 * time.Millisecond)
+		if !mcpfixture.WaitGone(pid, 3*time.Second) {
+			ts.Fatalf("process %d is still running", pid)
 		}
 	}
-}
-
-func processGone(pid int) bool {
-	if err := syscall.Kill(pid, 0); err == syscall.ESRCH {
-		return true
-	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		// Without /proc (macOS) a process kill(2) still reaches is running.
-		_, noProc := os.Stat("/proc/self")
-		return os.IsNotExist(err) && noProc == nil
-	}
-	if i := strings.LastIndexByte(string(stat), ')'); i >= 0 && i+2 < len(stat) {
-		return stat[i+2] == 'Z' || stat[i+2] == 'X'
-	}
-	return false
 }
