@@ -92,18 +92,32 @@ func merge(in mergeIn) mergeOut {
 	return out
 }
 
-func mergeWithBase(in mergeIn, out *mergeOut) {
+// collect gathers every side's offer.
+func (out *mergeOut) collect(in mergeIn, offer func(mergeIn, int, *mergeOut) (cand, bool)) {
 	for i := range in.Sides {
-		if c, ok := offerWithBase(in, i, out); ok {
+		if c, ok := offer(in, i, out); ok {
 			out.Cands = append(out.Cands, c)
 		}
 	}
+}
+
+// settleTaken settles on the offer of side take (the user's --take), and
+// reports whether that side made one.
+func (out *mergeOut) settleTaken(take int) bool {
+	for _, c := range out.Cands {
+		if c.side == take {
+			out.settle(c, []int{take})
+			return true
+		}
+	}
+	return false
+}
+
+func mergeWithBase(in mergeIn, out *mergeOut) {
+	out.collect(in, offerWithBase)
 	if in.Take >= 0 {
-		for _, c := range out.Cands {
-			if c.side == in.Take {
-				out.settle(c, []int{in.Take})
-				return
-			}
+		if out.settleTaken(in.Take) {
+			return
 		}
 		s := in.Sides[in.Take]
 		if !s.Store && !s.Present && !s.HasRef {
@@ -196,17 +210,10 @@ func dropOwnExtra(e edits, base fields, client string) {
 }
 
 func mergeWithoutBase(in mergeIn, out *mergeOut) {
-	for i := range in.Sides {
-		if c, ok := offerWithoutBase(in, i, out); ok {
-			out.Cands = append(out.Cands, c)
-		}
-	}
+	out.collect(in, offerWithoutBase)
 	if in.Take >= 0 {
-		for _, c := range out.Cands {
-			if c.side == in.Take {
-				out.settle(c, []int{in.Take})
-				return
-			}
+		if out.settleTaken(in.Take) {
+			return
 		}
 		if in.Kind == deletedBase {
 			out.settle(cand{side: in.Take, del: true}, []int{in.Take})
