@@ -35,6 +35,8 @@ var clientPackages = map[string]string{
 	"opencode-ai":               "1.18.33",
 }
 
+var clientBins = []string{"claude", "codex", "opencode"}
+
 // The store exported to the clients: every transport, an env reference, a
 // header reference. Remote URLs point at a closed loopback port, and stdio
 // servers run `true`, because `claude mcp list` starts user servers.
@@ -208,10 +210,18 @@ func TestRealClientsAcceptExport(t *testing.T) {
 	}
 }
 
-// installClients installs the pinned clients into a cache directory, or
-// reuses them, and returns their .bin directory. It skips when npm or the
-// registry cannot be reached.
+// installClients installs the pinned Claude Code, Codex CLI and OpenCode
+// into a cache directory, or reuses them, and returns their .bin directory.
+// It skips when npm or the registry cannot be reached.
 func installClients(t *testing.T) string {
+	return installNpm(t, "npm-clients", clientPackages, clientBins)
+}
+
+// installNpm installs packages (name → version) with npm into
+// <user cache>/mcpsync-test/<dirName>, unless they are there at those
+// versions with every one of bins, and returns the .bin directory. It skips
+// when npm or the registry cannot be reached.
+func installNpm(t *testing.T, dirName string, packages map[string]string, bins []string) string {
 	npm, err := exec.LookPath("npm")
 	if err != nil {
 		t.Skip("SKIP: npm registry not reachable: npm is not installed")
@@ -220,9 +230,9 @@ func installClients(t *testing.T) string {
 	if err != nil {
 		cache = os.TempDir()
 	}
-	dir := filepath.Join(cache, "mcpsync-test", "npm-clients")
+	dir := filepath.Join(cache, "mcpsync-test", dirName)
 	bin := filepath.Join(dir, "node_modules", ".bin")
-	if installed(dir) {
+	if npmInstalled(dir, packages, bins) {
 		return bin
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -234,7 +244,7 @@ func installClients(t *testing.T) string {
 		t.Skipf("SKIP: npm registry not reachable: npm ping: %v: %s", err, lastLine(out))
 	}
 	args := []string{"install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error"}
-	for pkg, version := range clientPackages {
+	for pkg, version := range packages {
 		args = append(args, pkg+"@"+version)
 	}
 	ctx2, cancel2 := context.WithTimeout(context.Background(), 15*time.Minute)
@@ -249,15 +259,16 @@ func installClients(t *testing.T) string {
 		}
 		t.Fatalf("npm install of the clients failed: %v\n%s", err, out)
 	}
-	if !installed(dir) {
+	if !npmInstalled(dir, packages, bins) {
 		t.Fatalf("npm install finished but the pinned clients are not in %s", dir)
 	}
 	return bin
 }
 
-// installed reports whether every pinned client is in dir at its version.
-func installed(dir string) bool {
-	for pkg, version := range clientPackages {
+// npmInstalled reports whether every package is in dir at its version,
+// with every one of bins.
+func npmInstalled(dir string, packages map[string]string, bins []string) bool {
+	for pkg, version := range packages {
 		data, err := os.ReadFile(filepath.Join(dir, "node_modules", filepath.FromSlash(pkg), "package.json"))
 		if err != nil {
 			return false
@@ -269,7 +280,7 @@ func installed(dir string) bool {
 			return false
 		}
 	}
-	for _, b := range []string{"claude", "codex", "opencode"} {
+	for _, b := range bins {
 		if _, err := os.Stat(filepath.Join(dir, "node_modules", ".bin", b)); err != nil {
 			return false
 		}

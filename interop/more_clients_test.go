@@ -9,17 +9,14 @@ package interop_test
 // trusted_folders in ~/.copilot/config.json).
 
 import (
-	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
 // moreClientPackages are the versions clients.md was verified with.
@@ -209,67 +206,5 @@ func stripANSI(s string) string { return ansi.ReplaceAllString(s, "") }
 // Code into a cache directory of their own, or reuses them, and returns
 // their .bin directory. It skips when npm or the registry cannot be reached.
 func installMoreClients(t *testing.T) string {
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		t.Skip("SKIP: npm registry not reachable: npm is not installed")
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	dir := filepath.Join(cache, "mcpsync-test", "npm-more-clients")
-	bin := filepath.Join(dir, "node_modules", ".bin")
-	if moreInstalled(dir) {
-		return bin
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if out, err := exec.CommandContext(ctx, npm, "ping").CombinedOutput(); err != nil {
-		t.Skipf("SKIP: npm registry not reachable: npm ping: %v: %s", err, lastLine(out))
-	}
-	args := []string{"install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error"}
-	for pkg, version := range moreClientPackages {
-		args = append(args, pkg+"@"+version)
-	}
-	ctx2, cancel2 := context.WithTimeout(context.Background(), 15*time.Minute)
-	defer cancel2()
-	out, err := exec.CommandContext(ctx2, npm, args...).CombinedOutput()
-	if err != nil {
-		msg := string(out)
-		for _, netErr := range []string{"ENOTFOUND", "ETIMEDOUT", "EAI_AGAIN", "ECONNREFUSED", "ECONNRESET", "network"} {
-			if strings.Contains(msg, netErr) {
-				t.Skipf("SKIP: npm registry not reachable: npm install: %s", lastLine(out))
-			}
-		}
-		t.Fatalf("npm install of the clients failed: %v\n%s", err, out)
-	}
-	if !moreInstalled(dir) {
-		t.Fatalf("npm install finished but the pinned clients are not in %s", dir)
-	}
-	return bin
-}
-
-// moreInstalled reports whether every pinned client is in dir at its version.
-func moreInstalled(dir string) bool {
-	for pkg, version := range moreClientPackages {
-		data, err := os.ReadFile(filepath.Join(dir, "node_modules", filepath.FromSlash(pkg), "package.json"))
-		if err != nil {
-			return false
-		}
-		var meta struct {
-			Version string `json:"version"`
-		}
-		if json.Unmarshal(data, &meta) != nil || meta.Version != version {
-			return false
-		}
-	}
-	for _, b := range moreClientBins {
-		if _, err := os.Stat(filepath.Join(dir, "node_modules", ".bin", b)); err != nil {
-			return false
-		}
-	}
-	return true
+	return installNpm(t, "npm-more-clients", moreClientPackages, moreClientBins)
 }
