@@ -76,15 +76,11 @@ func (a *App) runApprove(names []string, all bool, only string) error {
 		_, err := a.selectSources(st, nil)
 		return err
 	}
-	lock, err := a.acquireLock()
+	lock, recs, err := a.lockRecords()
 	if err != nil {
 		return err
 	}
 	defer lock.Unlock()
-	recs, err := sources.LoadRecords(a.Dirs.State)
-	if err != nil {
-		return err
-	}
 	var known []sources.ServerStatus
 	for _, s := range srcs {
 		known = append(known, recs.Statuses(s.Name)...)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -86,12 +85,7 @@ func (a *App) planJSON(run *exportRun, dryRun, withDiff, showSecrets bool) planJ
 			out.Pending = append(out.Pending, p.Qualified)
 		}
 	}
-	opts := emitters.DiffOptions{Base: a.projectRoot()}
-	if showSecrets {
-		a.showSecrets = true
-	} else {
-		opts.Mask = run.plan.SecretMask()
-	}
+	opts := a.diffOptions(run.plan, showSecrets)
 	for _, fc := range run.plan.Files {
 		f := fileJSON{FileChange: fc, Display: a.displayPath(fc.Path)}
 		if withDiff {
@@ -137,11 +131,7 @@ func (a *App) runExport(o planExportOptions, dryRun, showSecrets bool) error {
 	ao.BeforeWrite = beforeApplyHook
 	res, err := emitters.Apply(p, ao)
 	if err != nil {
-		var drift *emitters.DriftError
-		if errors.As(err, &drift) {
-			return fmt.Errorf("%s", drift.Error())
-		}
-		return err
+		return applyError(err)
 	}
 	if a.JSON {
 		out := a.planJSON(run, false, false, showSecrets)

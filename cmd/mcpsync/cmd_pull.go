@@ -135,15 +135,11 @@ func (a *App) runPull(ctx context.Context, names []string, timeout time.Duration
 		got[i] = fetched{set, co.Commit}
 	}
 
-	lock, err := a.acquireLock()
+	lock, recs, err := a.lockRecords()
 	if err != nil {
 		return err
 	}
 	defer lock.Unlock()
-	recs, err := sources.LoadRecords(a.Dirs.State)
-	if err != nil {
-		return err
-	}
 	now := time.Now()
 	failed := 0
 	for i, src := range srcs {
@@ -245,6 +241,21 @@ func countPulled(rs []sources.PullResult) int {
 		}
 	}
 	return n
+}
+
+// lockRecords takes the lock of the state directory and reads the team
+// sources' records under it; the caller unlocks.
+func (a *App) lockRecords() (*state.Lock, *sources.Records, error) {
+	lock, err := a.acquireLock()
+	if err != nil {
+		return nil, nil, err
+	}
+	recs, err := sources.LoadRecords(a.Dirs.State)
+	if err != nil {
+		lock.Unlock()
+		return nil, nil, err
+	}
+	return lock, recs, nil
 }
 
 // selectSources returns the store's sources that names name (all of them

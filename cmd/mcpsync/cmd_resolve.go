@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 
 	"github.com/mcpsync/mcpsync/canonical"
-	"github.com/mcpsync/mcpsync/emitters"
 	"github.com/mcpsync/mcpsync/reconcile"
 	"github.com/urfave/cli/v3"
 )
@@ -151,11 +149,7 @@ func (a *App) runResolve(scope canonical.Scope, name, take string, dryRun bool) 
 	}
 	res, err := a.applySync(run, nil)
 	if err != nil {
-		var drift *emitters.DriftError
-		if errors.As(err, &drift) {
-			return fmt.Errorf("%s", drift.Error())
-		}
-		return err
+		return applyError(err)
 	}
 	if a.JSON {
 		return a.printJSON(a.syncJSON(run, false, false, res))

@@ -344,11 +344,7 @@ func (a *App) runRestore(o emitters.RestoreOptions, dryRun bool) error {
 	}
 	res, err := emitters.Apply(p, a.applyOptions(st))
 	if err != nil {
-		var drift *emitters.DriftError
-		if errors.As(err, &drift) {
-			return fmt.Errorf("%s", drift.Error())
-		}
-		return err
+		return applyError(err)
 	}
 	if a.JSON {
 		return out(res)

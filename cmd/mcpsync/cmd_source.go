@@ -121,15 +121,11 @@ func (a *App) runSourceRemove(name string) error {
 	if !ok {
 		return fmt.Errorf("cannot find the block of source %q in %s", name, a.storeDisplay(st.Path))
 	}
-	lock, err := a.acquireLock()
+	lock, recs, err := a.lockRecords()
 	if err != nil {
 		return err
 	}
 	defer lock.Unlock()
-	recs, err := sources.LoadRecords(a.Dirs.State)
-	if err != nil {
-		return err
-	}
 	servers := len(recs.InEffect(store.Source{Name: name}))
 	if err := a.writeStoreText(st, data, name, false); err != nil {
 		return err

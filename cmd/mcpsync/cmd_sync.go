@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/mcpsync/mcpsync/emitters"
@@ -104,11 +103,7 @@ func (a *App) runSync(req syncRequest, dryRun, exitCode, showSecrets bool) error
 	var res *emitters.Result
 	if !dryRun {
 		if res, err = a.applySync(run, nil); err != nil {
-			var drift *emitters.DriftError
-			if errors.As(err, &drift) {
-				return fmt.Errorf("%s", drift.Error())
-			}
-			return err
+			return applyError(err)
 		}
 	}
 	switch {

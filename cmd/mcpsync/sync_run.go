@@ -200,12 +200,7 @@ func (a *App) syncJSON(run *syncRun, dryRun, showSecrets bool, res *emitters.Res
 	if out.Servers == nil {
 		out.Servers = []reconcile.Outcome{}
 	}
-	opts := emitters.DiffOptions{Base: a.projectRoot()}
-	if showSecrets {
-		a.showSecrets = true
-	} else {
-		opts.Mask = r.Plan.SecretMask()
-	}
+	opts := a.diffOptions(r.Plan, showSecrets)
 	for _, fc := range r.Plan.Files {
 		f := fileJSON{FileChange: fc, Display: a.displayPath(fc.Path)}
 		if dryRun {

@@ -356,16 +356,34 @@ func (a *App) planExport(o planExportOptions, lock bool) (*exportRun, error) {
 	return run, nil
 }
 
+// applyError is what a writing command says when emitters.Apply failed: a
+// file that changed meanwhile in the drift error's own words (it says what
+// to do), any other error as it is.
+func applyError(err error) error {
+	var drift *emitters.DriftError
+	if errors.As(err, &drift) {
+		return errors.New(drift.Error())
+	}
+	return err
+}
+
 // diffText renders the plan's diff for stdout: masked unless asked, and
 // coloured on a terminal.
 func (a *App) diffText(p *emitters.Plan, showSecrets bool) string {
+	return a.colorDiff(p.Diff(a.diffOptions(p, showSecrets)))
+}
+
+// diffOptions are the options of the plan's diffs on stdout (as text or in
+// --json): paths from the project root, secret values masked unless
+// showSecrets.
+func (a *App) diffOptions(p *emitters.Plan, showSecrets bool) emitters.DiffOptions {
 	opts := emitters.DiffOptions{Base: a.projectRoot()}
 	if showSecrets {
 		a.showSecrets = true // the diff reaches stdout unmasked
 	} else {
 		opts.Mask = p.SecretMask()
 	}
-	return a.colorDiff(p.Diff(opts))
+	return opts
 }
 
 // colorDiff paints a unified diff when stdout is a terminal.
