@@ -1,6 +1,7 @@
 package canonical
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"strings"
@@ -63,6 +64,29 @@ func (p Pos) String() string {
 		}
 	}
 	return b.String()
+}
+
+// PosAt returns the position of byte off of data, the contents of file
+// (the end of data when off is past it).
+func PosAt(file string, data []byte, off int) Pos {
+	off = min(max(off, 0), len(data))
+	line := 1 + bytes.Count(data[:off], []byte("\n"))
+	col := off - bytes.LastIndexByte(data[:off], '\n')
+	return Pos{File: file, Line: line, Column: col}
+}
+
+// LineOffset returns the offset of the first byte of line (1-based) in
+// data; len(data) when data has fewer lines.
+func LineOffset(data []byte, line int) int {
+	off := 0
+	for n := 1; n < line; n++ {
+		i := bytes.IndexByte(data[off:], '\n')
+		if i < 0 {
+			return len(data)
+		}
+		off += i + 1
+	}
+	return off
 }
 
 // Pos returns where the diagnostic points.

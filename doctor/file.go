@@ -185,7 +185,7 @@ func locate(data []byte, file string, origin canonical.Pos, value string) canoni
 	}
 	start := 0
 	if origin.Line > 0 {
-		start = lineOffset(data, origin.Line)
+		start = canonical.LineOffset(data, origin.Line)
 	}
 	i := bytes.Index(data[start:], []byte(value))
 	if i < 0 {
@@ -194,22 +194,7 @@ func locate(data []byte, file string, origin canonical.Pos, value string) canoni
 		}
 		start = 0
 	}
-	off := start + i
-	line := bytes.Count(data[:off], []byte("\n")) + 1
-	col := off - (bytes.LastIndexByte(data[:off], '\n') + 1) + 1
-	return canonical.Pos{File: p.File, Line: line, Column: col}
-}
-
-func lineOffset(data []byte, line int) int {
-	off := 0
-	for n := 1; n < line; n++ {
-		i := bytes.IndexByte(data[off:], '\n')
-		if i < 0 {
-			return len(data)
-		}
-		off += i + 1
-	}
-	return off
+	return canonical.PosAt(p.File, data, start+i)
 }
 
 // unsetRefs reports the variables a server references that are not set in

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/mcpsync/mcpsync/canonical"
 )
 
 // ServerJSON is a server.json document (the official registry's schema),
@@ -146,18 +148,8 @@ func jsonErrorAt(data []byte, err error) string {
 	if off < 0 || off > int64(len(data)) {
 		return err.Error()
 	}
-	line, col := lineCol(data, int(off))
-	return fmt.Sprintf("line %d, column %d: %v", line, col, err)
-}
-
-// lineCol converts a byte offset into a 1-based line and column.
-func lineCol(data []byte, off int) (int, int) {
-	if off > len(data) {
-		off = len(data)
-	}
-	line := 1 + bytes.Count(data[:off], []byte("\n"))
-	col := off - bytes.LastIndexByte(data[:off], '\n')
-	return line, col
+	p := canonical.PosAt("", data, int(off))
+	return fmt.Sprintf("line %d, column %d: %v", p.Line, p.Column, err)
 }
 
 // normalizeKeys rewrites snake_case keys to camelCase, recursively, except

@@ -244,7 +244,7 @@ func checkEditOne(t *testing.T, a formats.Adapter, loc formats.Location, data []
 	if k.Origin.Line <= 0 {
 		return
 	}
-	start := lineStart(data, k.Origin.Line)
+	start := canonical.LineOffset(data, k.Origin.Line)
 	end := len(data)
 	next := 0
 	for _, s := range set.Servers[1:] {
@@ -296,20 +296,8 @@ func slicesEqual(a, b []string) bool {
 	return true
 }
 
-func lineStart(data []byte, line int) int {
-	off := 0
-	for n := 1; n < line; n++ {
-		i := bytes.IndexByte(data[off:], '\n')
-		if i < 0 {
-			return len(data)
-		}
-		off += i + 1
-	}
-	return off
-}
-
 func lineEnd(data []byte, line int) int {
-	off := lineStart(data, line)
+	off := canonical.LineOffset(data, line)
 	if i := bytes.IndexByte(data[off:], '\n'); i >= 0 {
 		return off + i + 1
 	}
