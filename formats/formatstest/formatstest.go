@@ -285,6 +285,7 @@ func runCase(t *testing.T, c *config, a formats.Adapter, base formats.Location, 
 		if w, ok := cf.section("want.edited"); ok && w.Name != name {
 			if updating() {
 				w.Name = name
+				dirty = true // saved even when the content is the same
 			} else {
 				t.Errorf("%s: %s should be called %s (line endings or final newline differ)", file, w.Name, name)
 			}
