@@ -303,4 +303,3 @@ func oauthEqual(a, b *canonical.OAuth) bool {
 	}
 	return reflect.DeepEqual(*a, *b)
 }
-
