@@ -393,10 +393,11 @@ func (p *Plan) record(st *state.State, at time.Time) {
 			f.SHA256, f.Written = state.HashBytes(fc.After), at
 			if fc.Before == nil {
 				// A new file: what was known of an earlier one there is moot.
-				f.Created, f.CreatedDirs, f.AddedKeys = true, fc.createdDirs, nil
+				f.Created, f.CreatedDirs, f.AddedKeys, f.AddedSideKeys = true, fc.createdDirs, nil, nil
 			}
 			for _, tp := range fc.Targets {
 				f.RecordKeys(SectionKey(tp.Target.Location), tp.addedKeys, tp.keysRemoved)
+				f.RecordSideKeys(SectionKey(tp.Target.Location), tp.addedSide, tp.sideGone)
 			}
 		}
 		if f := st.File(fc.Path); f != nil && len(f.Sections) == 0 && f.SHA256 == "" {

@@ -140,6 +140,11 @@ type TargetPlan struct {
 	// before (see formats.SectionRemover).
 	addedKeys   int
 	keysRemoved bool
+	// addedSide lists the keys beside the server map that this plan adds
+	// to the file; sideGone those mcpsync added before that the file no
+	// longer has after it (see formats.SideKeyRemover).
+	addedSide []string
+	sideGone  []string
 }
 
 // FileChange is the plan for one file: its bytes before and after.
@@ -432,17 +437,49 @@ func (fc *FileChange) dropAddedKeys(st *state.State, eligible func(*TargetPlan) 
 // file, as the plan left it.
 func sameSections(tps []*TargetPlan, data []byte) bool {
 	for _, tp := range tps {
-		got, ds := tp.Target.Adapter.Decode(tp.Target.Location, data)
-		if ds.HasErrors() || got.Len() != tp.After.Len() {
+		if !tp.readsAs(data, tp.After) {
 			return false
-		}
-		for _, srv := range tp.After.Servers {
-			if g, ok := got.Get(srv.Name); !ok || state.Hash(g) != state.Hash(srv) {
-				return false
-			}
 		}
 	}
 	return true
+}
+
+// readsAs reports whether the target's section of data reads as want.
+func (tp *TargetPlan) readsAs(data []byte, want canonical.Set) bool {
+	got, ds := tp.Target.Adapter.Decode(tp.Target.Location, data)
+	if ds.HasErrors() || got.Len() != want.Len() {
+		return false
+	}
+	for _, srv := range want.Servers {
+		if g, ok := got.Get(srv.Name); !ok || state.Hash(g) != state.Hash(srv) {
+			return false
+		}
+	}
+	return true
+}
+
+// sideKeys notes the keys beside the target's server map that the edit
+// from before to out added (formats.SideKeyRemover), and takes out those
+// mcpsync added earlier that the edit left empty (the "inputs" of VS Code
+// once its last prompt went), when the section still reads as after. It
+// returns the bytes to go on with.
+func (tp *TargetPlan) sideKeys(st *state.State, path string, before, out []byte, after canonical.Set) []byte {
+	sr, ok := tp.Target.Adapter.(formats.SideKeyRemover)
+	if !ok || bytes.Equal(before, out) {
+		return out
+	}
+	loc := tp.Target.Location
+	tp.addedSide = sr.AddedSideKeys(loc, before, out)
+	f := st.File(path)
+	if f == nil || len(f.AddedSideKeys[SectionKey(loc)]) == 0 {
+		return out
+	}
+	next, gone, ds := sr.RemoveEmptySideKeys(loc, out, f.AddedSideKeys[SectionKey(loc)])
+	if ds.HasErrors() || len(gone) == 0 || (!bytes.Equal(next, out) && !tp.readsAs(next, after)) {
+		return out
+	}
+	tp.sideGone = gone
+	return next
 }
 
 // addedKeys reports how many keys leading to the target's server map the
@@ -589,6 +626,7 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 	if len(adds) > 0 {
 		tp.addedKeys = addedKeys(t, data, out, after.Len() > 0)
 	}
+	out = tp.sideKeys(opts.State, fc.Path, data, out, after)
 	for _, name := range adds {
 		tp.recordWritten(name, client, after, Add)
 		writtenHere[name] = true

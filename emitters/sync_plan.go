@@ -184,6 +184,7 @@ func planFileSync(fc *FileChange, opts SyncOptions) {
 		if len(want.Written) > 0 {
 			tp.addedKeys = addedKeys(t, cur, out, after.Len() > 0)
 		}
+		out = tp.sideKeys(opts.State, fc.Path, cur, out, after)
 		for _, name := range want.Written {
 			if srv, ok := after.Get(name); ok {
 				tp.manageSnapshot(name, tp.Client, srv)

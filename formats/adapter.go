@@ -174,6 +174,24 @@ type SectionRemover interface {
 	RemoveEmptyKeys(loc Location, data []byte, n int) ([]byte, canonical.Diagnostics)
 }
 
+// A SideKeyRemover is an Adapter whose Encode may add a key beside the
+// server map, for the servers' sake: VS Code's "inputs", the prompts that
+// ${input:...} references ask for. The emitters record the side keys an
+// edit added and, once one holds nothing again, have it removed, as they do
+// for the keys leading to the map (SectionRemover): connect then
+// disconnect leaves no residue. A side key the file already had is never
+// removed, even empty.
+type SideKeyRemover interface {
+	// AddedSideKeys returns the side keys of loc's server map that after
+	// has and before lacks.
+	AddedSideKeys(loc Location, before, after []byte) []string
+	// RemoveEmptySideKeys removes those of keys that hold nothing (no
+	// element, no member, no comment) from data, the bytes going as if the
+	// key had never been added. gone lists the keys data no longer has:
+	// those removed, and those that were not there.
+	RemoveEmptySideKeys(loc Location, data []byte, keys []string) (out []byte, gone []string, diags canonical.Diagnostics)
+}
+
 // Origin tells where an adapter was defined: built in, or a plugin file.
 type Origin struct {
 	Builtin bool   `json:"builtin"`

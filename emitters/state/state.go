@@ -75,6 +75,11 @@ type File struct {
 	// map is empty again they go, so that no empty wrapper is left behind.
 	// Keys the file already had are never counted.
 	AddedKeys map[string]int `json:"addedKeys,omitempty"`
+	// AddedSideKeys holds, per section, the keys beside its server map that
+	// mcpsync added to the file (VS Code's "inputs"; see
+	// formats.SideKeyRemover). Once one holds nothing again it goes. Keys
+	// the file already had are never listed.
+	AddedSideKeys map[string][]string `json:"addedSideKeys,omitempty"`
 	// CreatedDirs are the directories mcpsync created to write the file
 	// (~/.codex for config.toml), innermost first. When mcpsync removes the
 	// file, it removes them too, each only while empty.
@@ -228,6 +233,12 @@ func (f *File) Clone() *File {
 	}
 	c := *f
 	c.AddedKeys = maps.Clone(f.AddedKeys)
+	if f.AddedSideKeys != nil {
+		c.AddedSideKeys = make(map[string][]string, len(f.AddedSideKeys))
+		for k, v := range f.AddedSideKeys {
+			c.AddedSideKeys[k] = slices.Clone(v)
+		}
+	}
 	c.CreatedDirs = slices.Clone(f.CreatedDirs)
 	if f.Sections != nil {
 		c.Sections = make(map[string]*Section, len(f.Sections))
@@ -264,6 +275,28 @@ func (f *File) RecordKeys(section string, n int, removed bool) {
 			f.AddedKeys = map[string]int{}
 		}
 		f.AddedKeys[section] = n
+	}
+}
+
+// RecordSideKeys notes that a write added the side keys added beside a
+// section's server map, and that those of gone are no longer in the file.
+func (f *File) RecordSideKeys(section string, added, gone []string) {
+	keys := slices.DeleteFunc(slices.Clone(f.AddedSideKeys[section]), func(k string) bool { return slices.Contains(gone, k) })
+	for _, k := range added {
+		if !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) > 0 {
+		if f.AddedSideKeys == nil {
+			f.AddedSideKeys = map[string][]string{}
+		}
+		f.AddedSideKeys[section] = keys
+		return
+	}
+	delete(f.AddedSideKeys, section)
+	if len(f.AddedSideKeys) == 0 {
+		f.AddedSideKeys = nil
 	}
 }
 

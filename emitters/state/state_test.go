@@ -165,3 +165,23 @@ func FuzzLoad(f *testing.F) {
 		}
 	})
 }
+
+func TestRecordSideKeys(t *testing.T) {
+	f := &File{}
+	f.RecordSideKeys("", []string{"inputs"}, nil)
+	f.RecordSideKeys("", []string{"inputs"}, nil)
+	f.RecordSideKeys("mcp", []string{"a", "b"}, nil)
+	if got := fmt.Sprint(f.AddedSideKeys); got != "map[:[inputs] mcp:[a b]]" {
+		t.Fatalf("after adding: %s", got)
+	}
+	c := f.Clone()
+	f.RecordSideKeys("mcp", nil, []string{"a"})
+	if got := fmt.Sprint(f.AddedSideKeys, " ", c.AddedSideKeys); got != "map[:[inputs] mcp:[b]] map[:[inputs] mcp:[a b]]" {
+		t.Fatalf("after removing a (and the clone): %s", got)
+	}
+	f.RecordSideKeys("mcp", nil, []string{"b"})
+	f.RecordSideKeys("", nil, []string{"inputs", "other"})
+	if f.AddedSideKeys != nil {
+		t.Errorf("after removing every key: %v, want nil", f.AddedSideKeys)
+	}
+}

@@ -75,6 +75,15 @@ type EntryViewer interface {
 	ViewEntry(c *Context, name string, entry jsonedit.Node) (members []jsonedit.Member, skip bool, diags canonical.Diagnostics)
 }
 
+// SideKeys is an optional part of Hooks, for clients whose hooks add keys
+// beside the server map for the servers' sake (VS Code's "inputs"): their
+// names, in the object that holds the map. The adapter then reports the
+// ones an edit added and removes them once empty again
+// (formats.SideKeyRemover).
+type SideKeys interface {
+	SideKeys() []string
+}
+
 // EntryEncoder is an optional part of Hooks, for clients whose entries need
 // a key the model does not give (Copilot's tools: ["*"]) or a shape of
 // their own (Cline CLI's nested transport).

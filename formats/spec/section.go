@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
+	"strconv"
 
 	"github.com/tailscale/hujson"
 
@@ -70,30 +71,127 @@ func (a *Adapter) RemoveEmptyKeys(loc formats.Location, data []byte, n int) ([]b
 		if !onlyPath(doc.Find(key...), t.servers[i+1:]) {
 			continue
 		}
-		// The member alone, with its comma: what Encode inserted when it
-		// appended the key on the line of the member before it.
-		inline := cutMember(doc, key, data)
-		if _, err := doc.Delete(slices.Clone(key)); err != nil {
-			return data, canonical.Diagnostics{canonical.Errorf("%s: %v", loc.Path, err)}
-		}
-		out, err := doc.Bytes()
-		if err != nil {
-			return data, canonical.Diagnostics{canonical.Errorf("%s: %v", loc.Path, err)}
-		}
-		if comments(out) != comments(data) {
-			// jsonedit cuts the rest of the key's line, and a comment
-			// there is the user's: cut the member alone, or keep it.
-			if inline == nil || comments(inline) != comments(data) {
-				return data, nil
-			}
-			if _, err := jsonedit.Parse(inline); err != nil {
-				return data, nil
-			}
-			out = inline
-		}
-		return out, nil
+		out, _, diags := removeMember(loc, doc, key, data)
+		return out, diags
 	}
 	return data, nil
+}
+
+// removeMember cuts the member at path out of data as jsonedit deletes a
+// member, with its comma and the rest of its line; Encode appended it after
+// the last member the same way, so the file is back to its bytes before.
+// When the rest of the line holds a comment, which is the user's, only the
+// member goes, or (ok false) nothing.
+func removeMember(loc formats.Location, doc *jsonedit.Doc, path []string, data []byte) (out []byte, ok bool, diags canonical.Diagnostics) {
+	// The member alone, with its comma: what Encode inserted when it
+	// appended the key on the line of the member before it.
+	inline := cutMember(doc, path, data)
+	if _, err := doc.Delete(slices.Clone(path)); err != nil {
+		return data, false, canonical.Diagnostics{canonical.Errorf("%s: %v", loc.Path, err)}
+	}
+	out, err := doc.Bytes()
+	if err != nil {
+		return data, false, canonical.Diagnostics{canonical.Errorf("%s: %v", loc.Path, err)}
+	}
+	if comments(out) != comments(data) {
+		// jsonedit cuts the rest of the key's line, and a comment there is
+		// the user's: cut the member alone, or keep it.
+		if inline == nil || comments(inline) != comments(data) {
+			return data, false, nil
+		}
+		if _, err := jsonedit.Parse(inline); err != nil {
+			return data, false, nil
+		}
+		out = inline
+	}
+	return out, true, nil
+}
+
+var _ formats.SideKeyRemover = (*Adapter)(nil)
+
+// sideKeys are the keys beside the server map that the client's hooks may
+// add (SideKeys), or none.
+func (a *Adapter) sideKeys() []string {
+	if h, ok := a.hooks.(SideKeys); ok {
+		return h.SideKeys()
+	}
+	return nil
+}
+
+// AddedSideKeys implements formats.SideKeyRemover for the keys the hooks
+// name (SideKeys): those after has beside the server map and before lacks.
+func (a *Adapter) AddedSideKeys(loc formats.Location, before, after []byte) []string {
+	keys := a.sideKeys()
+	if len(keys) == 0 || bytes.Equal(before, after) {
+		return nil
+	}
+	t, d := a.resolve(loc)
+	if d != nil || len(t.servers) == 0 {
+		return nil
+	}
+	parent := t.servers[:len(t.servers)-1]
+	var docAfter, docBefore *jsonedit.Doc
+	var added []string
+	for _, k := range keys {
+		if !bytes.Contains(after, []byte(strconv.Quote(k))) {
+			continue // not there, without parsing the file
+		}
+		if docAfter == nil {
+			var err error
+			if docAfter, err = jsonedit.Parse(after); err != nil {
+				return nil
+			}
+			docBefore, _ = jsonedit.Parse(before) // nil: no file, or one Encode refused
+		}
+		path := append(slices.Clone(parent), k)
+		if !docAfter.Find(path...).Valid() {
+			continue
+		}
+		if docBefore != nil && docBefore.Find(path...).Valid() {
+			continue
+		}
+		added = append(added, k)
+	}
+	return added
+}
+
+// RemoveEmptySideKeys implements formats.SideKeyRemover: a side key whose
+// value is an empty array or object, with no comment, goes as
+// RemoveEmptyKeys takes a key out.
+func (a *Adapter) RemoveEmptySideKeys(loc formats.Location, data []byte, keys []string) ([]byte, []string, canonical.Diagnostics) {
+	t, d := a.resolve(loc)
+	if d != nil {
+		return data, nil, canonical.Diagnostics{d}
+	}
+	if loc.ReadOnly || len(keys) == 0 || len(t.servers) == 0 {
+		return data, nil, nil
+	}
+	parent := t.servers[:len(t.servers)-1]
+	var gone []string
+	for _, k := range keys {
+		doc, diags := a.parse(t, data)
+		if diags.HasErrors() {
+			return data, gone, diags
+		}
+		path := append(slices.Clone(parent), k)
+		n := doc.Find(path...)
+		switch {
+		case !n.Valid():
+			gone = append(gone, k)
+			continue
+		case n.Kind() != jsonedit.KindArray && n.Kind() != jsonedit.KindObject, n.Len() > 0, hasComment(n.Raw()):
+			continue
+		}
+		out, ok, diags := removeMember(loc, doc, path, data)
+		if diags.HasErrors() {
+			return data, gone, diags
+		}
+		if ok {
+			data = out
+			gone = append(gone, k)
+		}
+	}
+	return data, gone, nil
 }
 
 // cutMember returns data without the member at path: from its name to the
@@ -209,7 +307,20 @@ func comments(b []byte) int {
 	return n
 }
 
-var _ formats.SectionRemover = (*lazyAdapter)(nil)
+var (
+	_ formats.SectionRemover = (*lazyAdapter)(nil)
+	_ formats.SideKeyRemover = (*lazyAdapter)(nil)
+)
+
+// AddedSideKeys implements formats.SideKeyRemover.
+func (l *lazyAdapter) AddedSideKeys(loc formats.Location, before, after []byte) []string {
+	return l.get().AddedSideKeys(loc, before, after)
+}
+
+// RemoveEmptySideKeys implements formats.SideKeyRemover.
+func (l *lazyAdapter) RemoveEmptySideKeys(loc formats.Location, data []byte, keys []string) ([]byte, []string, canonical.Diagnostics) {
+	return l.get().RemoveEmptySideKeys(loc, data, keys)
+}
 
 // MissingKeys implements formats.SectionRemover.
 func (l *lazyAdapter) MissingKeys(loc formats.Location, data []byte) int {

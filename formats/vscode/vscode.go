@@ -6,7 +6,8 @@
 // reference in env or headers is written as ${input:id} and a promptString
 // input with password: true is added for it. An input mcpsync added is
 // marked in its description and removed once no server refers to it; the
-// user's own inputs are never touched.
+// "inputs" array goes too when mcpsync created it (SideKeys). The user's
+// own inputs, and an inputs array the file had, are never touched.
 package vscode
 
 import (
@@ -28,6 +29,11 @@ const addedMark = " (added by mcpsync)"
 
 // Hooks are VS Code's quirks.
 type Hooks struct{ spec.NoHooks }
+
+// SideKeys implements spec.SideKeys: FinishEncode adds "inputs" beside the
+// server map for the prompts it writes; once the last one mcpsync added is
+// gone, an "inputs" that mcpsync created goes too (never the user's own).
+func (Hooks) SideKeys() []string { return []string{"inputs"} }
 
 // inputsPath is where the inputs live: beside the server map.
 func inputsPath(c *spec.Context) []string {
