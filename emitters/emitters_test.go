@@ -63,7 +63,15 @@ func (sb *sandbox) plan(targets []Target, servers []canonical.Server, mod func(*
 
 func (sb *sandbox) apply(p *Plan) *Result {
 	sb.t.Helper()
-	res, err := Apply(p, ApplyOptions{StateDir: sb.stateDir, State: sb.st})
+	return sb.applyWith(p, ApplyOptions{})
+}
+
+// applyWith applies p with o, in the sandbox's state directory, and reloads
+// the state as the next command would.
+func (sb *sandbox) applyWith(p *Plan, o ApplyOptions) *Result {
+	sb.t.Helper()
+	o.StateDir, o.State = sb.stateDir, sb.st
+	res, err := Apply(p, o)
 	if err != nil {
 		sb.t.Fatalf("Apply: %v", err)
 	}

@@ -9,23 +9,12 @@ import (
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
-	"github.com/mcpsync/mcpsync/emitters/state"
 )
 
 // applyAt applies p at a fixed time, with a command recorded.
 func (sb *sandbox) applyAt(p *Plan, at time.Time, command string) *Result {
 	sb.t.Helper()
-	res, err := Apply(p, ApplyOptions{StateDir: sb.stateDir, State: sb.st, Command: command,
-		Now: func() time.Time { return at }})
-	if err != nil {
-		sb.t.Fatalf("Apply: %v", err)
-	}
-	st, err := state.Load(sb.stateDir)
-	if err != nil {
-		sb.t.Fatal(err)
-	}
-	sb.st = st
-	return res
+	return sb.applyWith(p, ApplyOptions{Command: command, Now: func() time.Time { return at }})
 }
 
 func TestReadOnlyFileIsRefusedWhilePlanning(t *testing.T) {
