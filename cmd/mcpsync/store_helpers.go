@@ -7,16 +7,29 @@ import (
 	"strings"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/desired"
+	"github.com/mcpsync/mcpsync/emitters/state"
 	"github.com/mcpsync/mcpsync/store"
 	"github.com/urfave/cli/v3"
 )
 
-// openStore loads the store that --store, or else scope, selects: the user
-// store ($XDG_CONFIG_HOME/mcpsync/mcpsync.hcl) or the project's mcpsync.hcl
-// at the repository root. A missing file is an empty store, created by the
-// first save. Diagnostics are printed; a store with errors is refused
-// (reportedError), so that nothing is ever written over a broken file.
-func (a *App) openStore(scope canonical.Scope) (*store.Store, error) {
+// loadStateDesired reads the state and what the store asks for: its own
+// servers and the approved ones of its team sources.
+func (a *App) loadStateDesired(st *store.Store) (*state.State, *desired.Servers, error) {
+	db, err := state.Load(a.Dirs.State)
+	if err != nil {
+		return nil, nil, err
+	}
+	want, err := desired.Load(st, a.Dirs.State)
+	if err != nil {
+		return nil, nil, err
+	}
+	return db, want, nil
+}
+
+// locateStore returns the store file that --store (relative to the working
+// directory), or else scope, selects, and the scope it is.
+func (a *App) locateStore(scope canonical.Scope) (string, canonical.Scope) {
 	explicit := a.StorePath
 	if explicit != "" && !filepath.IsAbs(explicit) {
 		explicit = filepath.Join(a.Cwd, explicit)
@@ -25,7 +38,16 @@ func (a *App) openStore(scope canonical.Scope) (*store.Store, error) {
 	if !filepath.IsAbs(root) {
 		root = filepath.Join(a.Cwd, root)
 	}
-	path, sc := store.Locate(root, a.Dirs, explicit, scope)
+	return store.Locate(root, a.Dirs, explicit, scope)
+}
+
+// openStore loads the store that --store, or else scope, selects: the user
+// store ($XDG_CONFIG_HOME/mcpsync/mcpsync.hcl) or the project's mcpsync.hcl
+// at the repository root. A missing file is an empty store, created by the
+// first save. Diagnostics are printed; a store with errors is refused
+// (reportedError), so that nothing is ever written over a broken file.
+func (a *App) openStore(scope canonical.Scope) (*store.Store, error) {
+	path, sc := a.locateStore(scope)
 	st, ds := store.Load(path)
 	st.Scope = sc
 	if len(ds) > 0 {

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -95,15 +94,7 @@ func (a *App) syncTargets(reg *formats.Registry, scope canonical.Scope, only []s
 
 // syncStorePath is the store the scope syncs with (--store wins).
 func (a *App) syncStorePath(scope canonical.Scope) string {
-	explicit := a.StorePath
-	if explicit != "" && !filepath.IsAbs(explicit) {
-		explicit = filepath.Join(a.Cwd, explicit)
-	}
-	root := a.projectRoot()
-	if !filepath.IsAbs(root) {
-		root = filepath.Join(a.Cwd, root)
-	}
-	path, _ := store.Locate(root, a.Dirs, explicit, scope)
+	path, _ := a.locateStore(scope)
 	return path
 }
 
@@ -128,12 +119,8 @@ func (a *App) planSync(reg *formats.Registry, req syncRequest, lock bool) (*sync
 	if ds.HasErrors() {
 		return run, nil
 	}
-	if run.db, err = state.Load(a.Dirs.State); err != nil {
-		run.close()
-		return nil, err
-	}
 	// Team-source servers take part as export writes them: read-only.
-	if run.desired, err = desired.Load(st, a.Dirs.State); err != nil {
+	if run.db, run.desired, err = a.loadStateDesired(st); err != nil {
 		run.close()
 		return nil, err
 	}

@@ -328,13 +328,9 @@ func (a *App) planExport(o planExportOptions, lock bool) (*exportRun, error) {
 	env := a.formatsEnv(o.goos)
 	targets, skipped := exportTargets(adapters, env, o.scope, fromAll)
 	run.skipped = skipped
-	if run.state, err = state.Load(a.Dirs.State); err != nil {
-		run.close()
-		return nil, err
-	}
 	// The store's servers plus the approved servers of its team sources;
 	// pending ones stay out until 'mcpsync approve'.
-	if run.desired, err = desired.Load(st, a.Dirs.State); err != nil {
+	if run.state, run.desired, err = a.loadStateDesired(st); err != nil {
 		run.close()
 		return nil, err
 	}
