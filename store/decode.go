@@ -79,10 +79,6 @@ func (d *decoder) errorAt(r hcl.Range, server, field, detail, format string, arg
 	d.diags = append(d.diags, cd.At(d.pos(&r)))
 }
 
-func (d *decoder) warnAt(r hcl.Range, format string, args ...any) {
-	d.diags = append(d.diags, canonical.Warnf(format, args...).At(d.pos(&r)))
-}
-
 // serverBlock is a server as it is in the file: what it means and where its
 // pieces are, so that an edit touches only what changed.
 type serverBlock struct {
