@@ -170,10 +170,8 @@ func (r *reader) server(name string, m map[string]any) (srv canonical.Server, wr
 	srv = canonical.Server{Name: name, Origin: r.pos(section, name)}
 	_, hasCmd := m["command"]
 	_, hasURL := m["url"]
-	transport := ""
 	switch {
 	case hasCmd:
-		transport = "stdio"
 		srv.Transport = canonical.Stdio
 		for _, k := range httpOnly {
 			if _, ok := m[k]; ok {
@@ -182,7 +180,6 @@ func (r *reader) server(name string, m map[string]any) (srv canonical.Server, wr
 			}
 		}
 	case hasURL:
-		transport = "streamable_http"
 		srv.Transport = canonical.HTTP
 		for _, k := range stdioOnly {
 			if _, ok := m[k]; ok {
@@ -197,7 +194,6 @@ func (r *reader) server(name string, m map[string]any) (srv canonical.Server, wr
 		fail("", `give "command" for a local server or "url" for a streamable HTTP server; Codex refuses the whole file`,
 			"invalid transport%s: neither command nor url", in)
 	}
-	_ = transport
 
 	literal := func(key, s string) {
 		t := canonical.Parse(s, canonical.DialectNone)

@@ -506,11 +506,10 @@ func (d *Doc) scalarRange(n *yaml.Node) (start, end int, ok bool) {
 
 // colonAfter returns the offset of the ':' that ends a block key.
 func (d *Doc) colonAfter(k *yaml.Node) int {
-	start, end, ok := d.scalarRange(k)
+	_, end, ok := d.scalarRange(k)
 	if !ok {
 		return -1
 	}
-	_ = start
 	for i := end; i < len(d.src); i++ {
 		switch d.src[i] {
 		case ' ', '\t':
