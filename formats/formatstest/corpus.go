@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -237,7 +238,7 @@ func checkEditOne(t *testing.T, a formats.Adapter, loc formats.Location, data []
 		t.Fatalf("after changing %q the file does not decode: %s\n%q", k.Name, FormatDiags(bdiags), out)
 	}
 	got, ok := back.Get(k.Name)
-	if !ok || !slicesEqual(got.Args, changed.Args) || got.URL != changed.URL {
+	if !ok || !slices.Equal(got.Args, changed.Args) || got.URL != changed.URL {
 		t.Fatalf("changing %q: it reads back as %+v, want args %q url %q\n%q", k.Name, got, changed.Args, changed.URL, out)
 	}
 	sameOthers(t, a, canonical.Set{Servers: set.Servers[1:]}, back, k.Name)
@@ -282,18 +283,6 @@ func sameOthers(t *testing.T, a formats.Adapter, want, back canonical.Set, skip 
 			t.Fatalf("%q changed after editing another entry:\n%+v\n%+v", s.Name, s, got)
 		}
 	}
-}
-
-func slicesEqual(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func lineEnd(data []byte, line int) int {
