@@ -33,7 +33,10 @@
 // only while empty). In a file that stays, the keys mcpsync added to reach
 // a server map that is empty again ("mcpServers" in a Gemini settings.json
 // that held only a theme) go too (formats.SectionRemover); a key the file
-// had stays, even empty. Entries mcpsync did not write are never pruned.
+// had stays, even empty. Likewise a key mcpsync added beside a server map
+// (VS Code's "inputs" for the prompts of --prompt-inputs) goes once an edit
+// leaves it empty (formats.SideKeyRemover). Entries mcpsync did not write
+// are never pruned.
 //
 // # Apply
 //
