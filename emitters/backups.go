@@ -125,7 +125,7 @@ func readBackup(dir string) (*Backup, error) {
 	for _, r := range m.Files {
 		// A record names an absolute client file and a copy inside this
 		// directory; anything else is a damaged (or forged) manifest.
-		if !filepath.IsAbs(r.Path) || r.Backup != "" && (r.Backup != filepath.Base(r.Backup) || r.Backup == ".." || r.Backup == "." || r.Backup == ManifestName) {
+		if !filepath.IsAbs(r.Path) || r.Backup != "" && (strings.ContainsAny(r.Backup, `/\`) || r.Backup == ".." || r.Backup == "." || r.Backup == ManifestName) {
 			return nil, fmt.Errorf("%s: damaged manifest (record %q)", dir, r.Path)
 		}
 	}

@@ -16,6 +16,7 @@ func FuzzBackupManifest(f *testing.F) {
 	f.Add([]byte(`{"at":"2026-01-02T03:04:05Z","command":"export","files":[{"path":"/h/.a","backup":"%2Fh%2F.a","mode":384,"sha256":"00"},{"path":"/h/.b","created":true}]}`))
 	f.Add([]byte(`{"files":[{"path":"/h/.a","backup":"../../../etc/passwd"}]}`))
 	f.Add([]byte(`{"files":[{"path":"relative","backup":"x"}]}`))
+	f.Add([]byte(`{"files":[{"path":"/00","backup":"/"}]}`))
 	f.Add([]byte(`{"at":"not a time"}`))
 	f.Add([]byte(`[]`))
 	f.Add([]byte(``))
