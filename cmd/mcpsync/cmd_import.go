@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -174,9 +175,29 @@ func (a *App) readLocations(ad formats.Adapter, scope canonical.Scope, file stri
 		return set, reportedError{all.Err()}
 	}
 	if read == 0 {
-		return set, fmt.Errorf("%s has no %s-scope file on this machine (looked for %s)", ad.ID(), scope, a.displayPath(locs[0].Path))
+		msg := fmt.Sprintf("%s has no %s-scope file on this machine (looked for %s)", ad.ID(), scope, a.displayPath(locs[0].Path))
+		if other := a.existingScopeFile(ad, scope); other != nil {
+			msg += fmt.Sprintf("; there is %s: import it with --scope %s", a.displayPath(other.Path), other.Scope)
+		}
+		return set, errors.New(msg)
 	}
 	return set, nil
+}
+
+// existingScopeFile is a file of the client in another scope that exists,
+// so that the error for an empty scope can point at the one the user
+// probably meant (a project's .cursor/mcp.json when ~/.cursor has none).
+func (a *App) existingScopeFile(ad formats.Adapter, scope canonical.Scope) *formats.Location {
+	env := a.formatsEnv(a.GOOS)
+	for _, loc := range ad.Locations(env) {
+		if loc.Scope == scope || loc.ReadOnly || loc.Scope == canonical.ScopeLocal {
+			continue
+		}
+		if _, err := os.Stat(loc.Path); err == nil {
+			return &loc
+		}
+	}
+	return nil
 }
 
 // importOptions are import's flags.
