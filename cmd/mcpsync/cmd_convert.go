@@ -83,6 +83,13 @@ func (a *App) convertCommand() *cli.Command {
 				return reportedError{eds.Err()}
 			}
 			a.showSecrets = true // stdout is the converted file itself: data, not a report
+			// The bytes are the client's own (several clients write no final
+			// newline); only on a terminal is one added, so that the prompt
+			// does not start on the file's last line. A pipe or a redirect
+			// gets the file exactly.
+			if a.stdoutTTY && len(out) > 0 && out[len(out)-1] != '\n' {
+				out = append(out, '\n')
+			}
 			_, err = a.Stdout.Write(out)
 			return err
 		},
