@@ -189,6 +189,8 @@ func exportTargets(adapters []formats.Adapter, env formats.Env, scope canonical.
 // clientDetected reports whether the client seems installed: one of its
 // files exists, or the client's own directory does (~/.cursor, ~/.codex,
 // ~/.config/opencode), not just a shared one such as the home directory.
+// A read-only file does not count: it is often another client's (Copilot
+// CLI reads Claude Code's .mcp.json), or an administrator's.
 func clientDetected(locs []formats.Location, env formats.Env) (bool, string) {
 	shared := map[string]bool{
 		filepath.Clean(env.Home): true, filepath.Clean(env.ProjectDir): true,
@@ -196,6 +198,9 @@ func clientDetected(locs []formats.Location, env formats.Env) (bool, string) {
 	}
 	var looked []string
 	for _, loc := range locs {
+		if loc.ReadOnly {
+			continue
+		}
 		if exists(loc.Path) {
 			return true, ""
 		}
