@@ -18,6 +18,7 @@ import (
 	"github.com/mcpsync/mcpsync/emitters/state"
 	"github.com/mcpsync/mcpsync/emitters/unidiff"
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/store"
 	"github.com/urfave/cli/v3"
 )
 
@@ -31,6 +32,11 @@ conflict: both versions are printed and nothing changes, unless you choose
 --prefer store (keep the store's), --prefer client (take the client's) or
 --rename (import the client's as NAME-CLIENT). Client-specific keys the
 store cannot model are kept for that client.
+
+The client's entries the store now holds become the store's: export and
+sync keep them in step with it from then on, as they do the entries
+mcpsync wrote (without --force), and --prune or sync removes them once
+you remove the server from the store.
 
 Servers of a team source ('mcpsync source') are not imported: they reach
 your clients from the source, and leave them when it goes, which a copy in
@@ -350,7 +356,9 @@ func (a *App) runImport(o importOptions) error {
 		if err := a.saveStore(st); err != nil {
 			return err
 		}
-		if err := a.recordBases(st.Path, puts); err != nil {
+	}
+	if !dryRun {
+		if err := a.recordImport(st, client, puts, incoming, outcomes, locs, file, ex); err != nil {
 			return err
 		}
 	}
@@ -490,17 +498,61 @@ func serverDiff(store, client canonical.Server, clientID string) string {
 		unidiff.Options{Mask: emitters.MaskSecrets})
 }
 
-// recordBases notes the imported servers as the sync base: what the store
-// and the client agreed on when they were last synced. The caller holds
-// the state lock.
-func (a *App) recordBases(storePath string, servers []canonical.Server) error {
+// recordImport notes what import settled in the state. The servers put in
+// the store become their sync base (what the store and the client agreed
+// on), and so does a server the store already held as the client has it.
+// The client's entries the store now holds, as it holds them or by the
+// user's choice (--prefer), are adopted: they are the store's servers now,
+// so export and sync keep them in step with the store like the entries
+// mcpsync wrote, instead of leaving them alone as the client's own (and
+// --prune, or a sync, removes them once the store no longer has them). An
+// entry renamed into the store, one whose secret is being extracted (that
+// rewrite records its own), and one read from a --file are not adopted.
+// The caller holds the state lock.
+func (a *App) recordImport(st *store.Store, client string, puts []canonical.Server, incoming canonical.Set,
+	outcomes []importOutcome, locs []formats.Location, file string, ex importSecrets) error {
 	db, err := state.Load(a.Dirs.State)
 	if err != nil {
 		return err
 	}
 	now := time.Now().UTC()
-	for _, srv := range servers {
-		db.SetBase(storePath, srv.Name, state.NewEntry("", srv, now))
+	for _, srv := range puts {
+		db.SetBase(st.Path, srv.Name, state.NewEntry("", srv, now))
+	}
+	adopted := 0
+	for _, o := range outcomes {
+		switch o.Action {
+		case "added", "updated", "unchanged", "kept-store":
+		default:
+			continue
+		}
+		if file != "" || ex.original[o.Name].Name != "" {
+			continue
+		}
+		if db.Base(st.Path, o.Name) == nil {
+			if srv, ok := st.Servers.Get(o.Name); ok {
+				db.SetBase(st.Path, o.Name, state.NewEntry("", srv, now))
+			}
+		}
+		in, ok := incoming.Get(o.Name)
+		if !ok {
+			continue
+		}
+		for _, loc := range locs {
+			if loc.Path != in.Origin.File || loc.ReadOnly {
+				continue
+			}
+			section := emitters.SectionKey(loc)
+			if old := db.Managed(loc.Path, section)[o.Name]; old != nil && old.Hash == state.Hash(in) {
+				break // already mcpsync's, as it is
+			}
+			db.SetManaged(loc.Path, section, o.Name, state.NewEntry(client, in, now))
+			adopted++
+			break
+		}
+	}
+	if len(puts) == 0 && adopted == 0 {
+		return nil
 	}
 	return db.Save()
 }
