@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/mcpsync/mcpsync/internal/xdg"
 )
 
 // convert writes the client's bytes exactly into a pipe or a file (OpenCode,
@@ -22,15 +20,8 @@ func TestConvertEndsWithNewlineOnlyOnTerminal(t *testing.T) {
 	outputs := map[bool]string{}
 	for _, tty := range []bool{false, true} {
 		var stdout, stderr bytes.Buffer
-		a := &App{Stdout: &stdout, Stderr: &stderr, Stdin: strings.NewReader(""),
-			Getenv: func(string) string { return "" }, LookupEnv: func(string) (string, bool) { return "", false },
-			Cwd: dir, GOOS: "linux", Dirs: xdg.Resolve(func(k string) string {
-				if k == "HOME" {
-					return dir
-				}
-				return ""
-			}),
-			stdoutTTY: tty}
+		a := newTestApp(dir, &stdout, &stderr)
+		a.stdoutTTY = tty
 		if code := a.Run(t.Context(), []string{"convert", "--from", "cursor", "--to", "opencode", in}); code != 0 {
 			t.Fatalf("tty=%v: exit %d: %s", tty, code, stderr.String())
 		}

@@ -20,15 +20,9 @@ func TestProbeProgressOnlyOnTerminal(t *testing.T) {
 	}
 	for _, tty := range []bool{false, true} {
 		var stdout, stderr bytes.Buffer
-		a := &App{Stdout: &stdout, Stderr: &stderr, Stdin: strings.NewReader(""),
-			Getenv: os.Getenv, LookupEnv: os.LookupEnv, Cwd: dir, GOOS: "linux",
-			Dirs: xdg.Resolve(func(k string) string {
-				if k == "HOME" {
-					return dir
-				}
-				return ""
-			}),
-			stderrTTY: tty}
+		a := newTestApp(dir, &stdout, &stderr)
+		a.Getenv, a.LookupEnv = os.Getenv, os.LookupEnv // the fixture server is found on PATH
+		a.stderrTTY = tty
 		if code := a.Run(t.Context(), []string{"--no-color", "--store", store, "probe"}); code != 0 {
 			t.Fatalf("tty=%v: exit %d: %s", tty, code, stderr.String())
 		}
@@ -42,4 +36,18 @@ func TestProbeProgressOnlyOnTerminal(t *testing.T) {
 			t.Errorf("terminal: stderr %q, want the progress line, cleared at the end", stderr.String())
 		}
 	}
+}
+
+// newTestApp is an App run in-process, with its home (and so every XDG
+// directory) in dir and no environment, that writes to stdout and stderr.
+func newTestApp(dir string, stdout, stderr *bytes.Buffer) *App {
+	getenv := func(k string) string {
+		if k == "HOME" {
+			return dir
+		}
+		return ""
+	}
+	return &App{Stdout: stdout, Stderr: stderr, Stdin: strings.NewReader(""),
+		Getenv: getenv, LookupEnv: func(string) (string, bool) { return "", false },
+		Cwd: dir, GOOS: "linux", Dirs: xdg.Resolve(getenv)}
 }
