@@ -38,6 +38,7 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte(s), "")
 	}
 	f.Add([]byte(`{"command": "x"}`), "named")
+	f.Add([]byte(`{"s": {"url": "https://h/mcp", "headers": {"Authorization": "Bearer <token>", "x": "YOUR_KEY"}, "env": {"A": "xxxx", "-": "<x>"}}}`), "odd")
 	files, _ := corpusFilesIfPresent() // read at seed time, never copied
 	for _, file := range files {
 		if data, err := os.ReadFile(file); err == nil {
@@ -48,7 +49,9 @@ func FuzzParse(f *testing.F) {
 		if len(data) > 64<<10 {
 			return
 		}
-		set, ds := Parse(data, Options{File: "f.json", Name: name})
+		// Half the inputs go through the example-value repair too (what
+		// add and probe --file ask for), chosen by the name's length.
+		set, ds := Parse(data, Options{File: "f.json", Name: name, ExampleValues: len(name)%2 == 1})
 		for _, d := range ds {
 			if d.Severity == 0 && len(data) > 0 && d.Line < 1 {
 				t.Fatalf("error without a line: %v", d)

@@ -13,6 +13,11 @@ type Options struct {
 	// Name names a server pasted on its own, without a key. When the input
 	// holds exactly one server under a key, it renames that server.
 	Name string
+	// ExampleValues replaces the example values of env and headers
+	// ("YOUR_API_KEY", "<token>", "Bearer your-token") by references
+	// (${API_KEY}), each with a warning: for what a person pastes from a
+	// README. A client's own file keeps what is there.
+	ExampleValues bool
 }
 
 // Parse reads whatever a user pasted into canonical servers. It never
@@ -59,7 +64,7 @@ func Parse(data []byte, opts Options) (canonical.Set, canonical.Diagnostics) {
 	var set canonical.Set
 	unreadable := map[string]bool{} // servers already reported; validating them again adds noise
 	for _, e := range entries {
-		srv, skip, d := readServer(e)
+		srv, skip, d := readServer(e, opts.ExampleValues)
 		ds = append(ds, d...)
 		if d.HasErrors() {
 			unreadable[e.name] = true

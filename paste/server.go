@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"math"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/secrets"
 )
 
 // transportSpellings maps every spelling of a transport that some client
@@ -140,6 +142,8 @@ type serverReader struct {
 	srv     canonical.Server
 	ds      canonical.Diagnostics
 	skip    bool // an entry mcpsync cannot run anywhere (a Zed extension)
+	// examples: replace example values by references (Options.ExampleValues)
+	examples bool
 
 	typeText string
 	typePos  canonical.Pos
@@ -174,10 +178,67 @@ func (r *serverReader) warnAt(p canonical.Pos, field, detail, format string, arg
 	r.ds = append(r.ds, d.At(p))
 }
 
+// exampleValues replaces, when the caller asked for it, the example values
+// a README puts where a secret goes ("YOUR_API_KEY", "<token>", "Bearer
+// your-token-here") by a reference to an environment variable, named by
+// varName after the key: storing the example would hand every client a
+// value that cannot work, and look like a credential besides.
+// A header's scheme ("Bearer ") stays in front of the reference.
+func (r *serverReader) exampleValues(m *member, values map[string]string, varName func(key string) string, header bool) {
+	if !r.examples {
+		return
+	}
+	for i := range m.val.members {
+		sub := &m.val.members[i]
+		v := values[sub.key]
+		if strings.Contains(v, "$") {
+			continue // a reference, or a shell variable this client does not expand: the user's either way
+		}
+		scheme, cred, hasScheme := strings.Cut(v, " ")
+		if !hasScheme || !header {
+			scheme, cred = "", v
+		}
+		if !secrets.IsExample(cred) {
+			continue
+		}
+		name := varName(sub.key)
+		if !envNameRE.MatchString(name) {
+			continue
+		}
+		ref := "${" + name + "}"
+		if scheme != "" {
+			ref = scheme + " " + ref
+		}
+		values[sub.key] = ref
+		what := "env"
+		if header {
+			what = "header"
+		}
+		r.warnAt(sub.val.pos, m.key+"."+sub.key, "set "+name+" in the environment your clients start from, or edit the server to give the value",
+			"%s %s holds an example value, not a real one; stored as %s", what, sub.key, ref)
+	}
+}
+
+var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// envWord turns a label (a server name, a header) into the words of an
+// environment variable name: "x-api-key" is X_API_KEY.
+func envWord(s string) string {
+	var b strings.Builder
+	for _, c := range strings.ToUpper(s) {
+		if c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			b.WriteRune(c)
+		} else if b.Len() > 0 && !strings.HasSuffix(b.String(), "_") {
+			b.WriteByte('_')
+		}
+	}
+	return strings.TrimSuffix(b.String(), "_")
+}
+
 // readServer turns one entry into a canonical server. skip is true for an
 // entry that is reported and left out.
-func readServer(e entry) (srv canonical.Server, skip bool, ds canonical.Diagnostics) {
-	r := &serverReader{e: e, srv: canonical.Server{Name: e.name, Origin: e.namePos}}
+func readServer(e entry, examples bool) (srv canonical.Server, skip bool, ds canonical.Diagnostics) {
+	r := &serverReader{e: e, examples: examples, srv: canonical.Server{Name: e.name, Origin: e.namePos}}
 	if e.val.kind != kObject {
 		r.errorAt(e.val.pos, "", `a server is an object such as {"command": "npx", "args": […]}`,
 			"server %q must be an object, not %s", e.name, e.val.describe())
@@ -255,6 +316,7 @@ func (r *serverReader) member(m *member) {
 		}
 	case "env", "environment", "envs":
 		if env, ok := r.strMap(m); ok {
+			r.exampleValues(m, env, func(key string) string { return key }, false)
 			r.srv.Env = mergeMap(r.srv.Env, env)
 		}
 	case "env_vars": // Codex: forward these variables from the parent environment
@@ -283,6 +345,12 @@ func (r *serverReader) member(m *member) {
 		r.srv.URL = r.tmpl(s, m)
 	case "headers", "http_headers":
 		if h, ok := r.strMap(m); ok {
+			r.exampleValues(m, h, func(key string) string {
+				if strings.EqualFold(key, "authorization") {
+					key = "token"
+				}
+				return envWord(r.e.name) + "_" + envWord(key)
+			}, true)
 			r.srv.Headers = mergeMap(r.srv.Headers, h)
 		}
 	case "env_http_headers": // Codex: header name -> environment variable

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/secrets"
 )
 
 // snippetCandidate turns a server read from a README, a doc or a plugin's
@@ -387,24 +388,13 @@ func (f *fixer) pathName(p, fallback string) string {
 	return strings.Join(keep, "_")
 }
 
-var (
-	yourRE       = regexp.MustCompile(`(?i)(^|[^a-z])your([^a-z]|$)`)
-	yourCamelRE  = regexp.MustCompile(`^[Yy]our[A-Z]`) // yourApiKey
-	pathToRE     = regexp.MustCompile(`(?i)(^|[/\\])path[/\\]to([/\\]|$)|/users/username|/home/username|/home/user/|/users/you/`)
-	maskedRE     = regexp.MustCompile(`(?i)\*\*\*|xxxx|\.\.\.$|…$|^<.*>$|^\[.*\]$|^(changeme|replace[_-]?me|todo|tbd|secret|token|api[_-]?key)$`)
-	placeholderW = regexp.MustCompile(`(?i)(^|_)(HERE|PLACEHOLDER)(_|$)`)
-)
+// pathToRE matches the example paths of READMEs (/path/to/dir,
+// /Users/username/...).
+var pathToRE = regexp.MustCompile(`(?i)(^|[/\\])path[/\\]to([/\\]|$)|/users/username|/home/username|/home/user/|/users/you/`)
 
 // isPlaceholder reports text that stands for a value the user must give:
 // <token>, YOUR_API_KEY, your-token, /path/to/dir, ntn_****, sk-..., xxxx.
-func isPlaceholder(s string) bool {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return false
-	}
-	return yourRE.MatchString(s) || yourCamelRE.MatchString(s) || pathToRE.MatchString(s) || maskedRE.MatchString(s) || placeholderW.MatchString(s) ||
-		strings.Contains(s, "<") && strings.Contains(s, ">")
-}
+func isPlaceholder(s string) bool { return secrets.IsExample(s) }
 
 // isPathLike reports a value that names a file or directory.
 func isPathLike(s string) bool {

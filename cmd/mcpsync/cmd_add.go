@@ -99,7 +99,7 @@ func (a *App) runAdd(ctx context.Context, cmd *cli.Command) error {
 			return err
 		}
 		var set canonical.Set
-		set, ds = paste.Parse(data, paste.Options{File: name, Name: cmd.String("name")})
+		set, ds = paste.Parse(data, paste.Options{File: name, Name: cmd.String("name"), ExampleValues: true})
 		servers = set.Servers
 		if name == "<stdin>" {
 			sources = map[string][]byte{name: data}

@@ -160,7 +160,7 @@ func (a *App) probeServers(r probeRun) ([]canonical.Server, string, error) {
 		if err != nil {
 			return nil, "", err
 		}
-		set, ds := paste.Parse(data, paste.Options{File: name})
+		set, ds := paste.Parse(data, paste.Options{File: name, ExampleValues: true})
 		a.printDiagnostics(ds)
 		if ds.HasErrors() {
 			return nil, "", reportedError{ds.Err()}

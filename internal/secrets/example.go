@@ -1,0 +1,29 @@
+package secrets
+
+import (
+	"regexp"
+	"strings"
+)
+
+var (
+	yourRE      = regexp.MustCompile(`(?i)(^|[^a-z])your([^a-z]|$)`)
+	yourCamelRE = regexp.MustCompile(`^[Yy]our[A-Z]`) // yourApiKey
+	examplePath = regexp.MustCompile(`(?i)(^|[/\\])path[/\\]to([/\\]|$)|/users/username|/home/username|/home/user/|/users/you/`)
+	maskedRE    = regexp.MustCompile(`(?i)\*\*\*|xxxx|\.\.\.$|…$|^<.*>$|^\[.*\]$|^(changeme|replace[_-]?me|todo|tbd|secret|token|api[_-]?key)$`)
+	hereWordRE  = regexp.MustCompile(`(?i)(^|_)(HERE|PLACEHOLDER)(_|$)`)
+)
+
+// IsExample reports text that documentation puts where the user must give
+// a value of their own: <token>, YOUR_API_KEY, your-token, /path/to/dir,
+// ntn_****, sk-..., xxxx. It is stricter than what Scan passes over as a
+// placeholder (an empty value, a word like "required"), because its
+// callers replace the value by a reference: an empty string or a setting
+// must stay as it is.
+func IsExample(s string) bool {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return false
+	}
+	return yourRE.MatchString(s) || yourCamelRE.MatchString(s) || examplePath.MatchString(s) || maskedRE.MatchString(s) ||
+		hereWordRE.MatchString(s) || strings.Contains(s, "<") && strings.Contains(s, ">")
+}
