@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/mcpsync/mcpsync/internal/suggest"
 	"github.com/mcpsync/mcpsync/internal/xdg"
 	"github.com/urfave/cli/v3"
 )
@@ -196,13 +197,37 @@ func (a *App) rootCommand() *cli.Command {
 			}
 			return ctx, nil
 		},
-		CommandNotFound: func(ctx context.Context, cmd *cli.Command, name string) {
-			fmt.Fprintf(a.Stderr, "mcpsync: unknown command %q\n", name)
+		// Reached only when no command matched: a typo is a usage error
+		// (exit 2) with the nearest command, not help and exit 0.
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if !cmd.Args().Present() {
+				return cli.ShowRootCommandHelp(cmd)
+			}
+			return unknownCommand(cmd, cmd.Args().First())
 		},
 		Commands: a.commands(),
 	}
 	setUsageErrors(root)
 	return root
+}
+
+// unknownCommand is the usage error for a command name that is not one,
+// with the nearest name when there is one close enough.
+func unknownCommand(cmd *cli.Command, name string) error {
+	var names []string
+	for _, c := range cmd.Commands {
+		if !c.Hidden {
+			names = append(names, c.Names()...)
+		}
+	}
+	what := fmt.Sprintf("unknown command %q", name)
+	if cmd.Root() != cmd {
+		what += fmt.Sprintf(" for '%s'", cmd.FullName())
+	}
+	if best := suggest.Closest(name, names, 3); best != "" {
+		return usagef("%s (did you mean %q?)", what, best)
+	}
+	return usageError{errors.New(what)}
 }
 
 // commands lists every subcommand, one file each (cmd_<name>.go).
@@ -236,6 +261,16 @@ func (a *App) commands() []*cli.Command {
 func setUsageErrors(cmd *cli.Command) {
 	cmd.OnUsageError = func(ctx context.Context, c *cli.Command, err error, isSub bool) error {
 		return usageError{err}
+	}
+	if len(cmd.Commands) > 0 && cmd.Action == nil {
+		// A group such as 'source': its help when called alone, a usage
+		// error with the nearest subcommand for a typo.
+		cmd.Action = func(ctx context.Context, c *cli.Command) error {
+			if !c.Args().Present() {
+				return cli.ShowSubcommandHelp(c)
+			}
+			return unknownCommand(c, c.Args().First())
+		}
 	}
 	for _, sub := range cmd.Commands {
 		setUsageErrors(sub)
