@@ -143,6 +143,7 @@ func (a *App) runExport(o planExportOptions, dryRun, showSecrets bool) error {
 	if res.BackupDir != "" {
 		fmt.Fprintf(a.Stderr, "backup of the old files: %s\n", a.displayPath(res.BackupDir))
 	}
+	a.printRestartNote(p)
 	return nil
 }
 

@@ -464,6 +464,31 @@ func fileClients(fc *emitters.FileChange) string {
 	return strings.Join(parts, ", ")
 }
 
+// printRestartNote names the clients whose files a write changed: most
+// clients read their MCP servers when they start (or when a session
+// starts), so a running one keeps the old servers until it is restarted
+// or told to reload them. Said once, after the write, on stderr.
+func (a *App) printRestartNote(p *emitters.Plan) {
+	var names []string
+	seen := map[string]bool{}
+	for _, fc := range p.Changes() {
+		for _, tp := range fc.Targets {
+			if name := tp.Target.Adapter.DisplayName(); !seen[name] {
+				seen[name] = true
+				names = append(names, name)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	list := joinAnd(names)
+	if len(names) > 1 {
+		list = strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	}
+	fmt.Fprintf(a.Stderr, "note: if %s is running, restart it (or reload its MCP servers) to use the change\n", list)
+}
+
 // readInput reads FILE, or stdin for "-" or no argument.
 func (a *App) readInput(arg string) ([]byte, string, error) {
 	if arg == "" || arg == "-" {
