@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -33,35 +35,41 @@ stores, and reports, each at file:line:col with what to do:
                            client and the store
   leftover_temp_file       a temporary file left by an mcpsync that was killed
 
-Nothing is written. Exit status 1 when any finding is an error (a file a
+Nothing is written, unless --fix: it fixes what needs no decision (a file
+or directory holding secrets that others can read loses its group and other
+permissions; a leftover temporary file is removed), says what it did, and
+reports what is left. Exit status 1 when any finding is an error (a file a
 client cannot load, a literal secret in a shared project file, a file others
 can read that holds a secret); warnings and notes exit 0.
 
 Examples:
   mcpsync doctor
   mcpsync doctor --client cursor,codex --scope project
+  mcpsync doctor --fix
+  mcpsync doctor --fix
   mcpsync --json doctor | jq '.findings[] | select(.kind == "literal_secret")'`
 
 func (a *App) doctorCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "doctor",
 		Usage:       "check every client file and the store for problems and leaks",
-		UsageText:   "mcpsync doctor [--client CLIENT[,CLIENT…]] [--scope user|project|local]",
+		UsageText:   "mcpsync doctor [--client CLIENT[,CLIENT…]] [--scope user|project|local] [--fix]",
 		Description: doctorDescription,
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "client", Usage: "check only `CLIENT`[,CLIENT…] (see 'mcpsync clients')"},
 			&cli.StringSliceFlag{Name: "scope", Usage: "check only the `SCOPE`s given: user, project, local"},
+			&cli.BoolFlag{Name: "fix", Usage: "fix what needs no decision: close files and directories others can read, remove leftover temporary files"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() > 0 {
 				return usagef("doctor takes no arguments (got %q); choose clients with --client", cmd.Args().First())
 			}
-			return a.runDoctor(clientList(cmd.StringSlice("client")), clientList(cmd.StringSlice("scope")))
+			return a.runDoctor(clientList(cmd.StringSlice("client")), clientList(cmd.StringSlice("scope")), cmd.Bool("fix"))
 		},
 	}
 }
 
-func (a *App) runDoctor(clients, scopes []string) error {
+func (a *App) runDoctor(clients, scopes []string, fix bool) error {
 	reg := a.registry()
 	var ids []string
 	for _, c := range clients {
@@ -81,7 +89,7 @@ func (a *App) runDoctor(clients, scopes []string) error {
 		}
 	}
 	teamSet, teamSource := a.teamServers()
-	rep := doctor.Run(doctor.Options{
+	opts := doctor.Options{
 		Registry:   reg,
 		Env:        a.formatsEnv(a.GOOS),
 		LookupEnv:  a.LookupEnv,
@@ -91,15 +99,40 @@ func (a *App) runDoctor(clients, scopes []string) error {
 		Scopes:     sc,
 		Team:       teamSet,
 		TeamSource: teamSource,
-	})
+	}
+	rep := doctor.Run(opts)
+	var fixed []doctorFix
+	if fix {
+		lock, err := a.acquireLock()
+		if err != nil {
+			return err
+		}
+		fixed, err = fixFindings(rep.Findings)
+		lock.Unlock()
+		if len(fixed) > 0 {
+			rep = doctor.Run(opts) // what is left
+		}
+		if !a.JSON {
+			for _, f := range fixed {
+				fmt.Fprintf(a.Stdout, "%s  %s: %s\n", a.paint(false, styleGreen, "fixed"), a.displayPath(f.Path), f.Action)
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
 	if a.JSON {
 		byKind := rep.ByKind()
-		err := a.printJSON(map[string]any{
+		out := map[string]any{
 			"files":    rep.Files,
 			"findings": rep.Findings,
 			"summary": map[string]any{"errors": rep.Count(doctor.SevError), "warnings": rep.Count(doctor.SevWarning),
 				"info": rep.Count(doctor.SevInfo), "byKind": byKind},
-		})
+		}
+		if fix {
+			out["fixed"] = append([]doctorFix{}, fixed...)
+		}
+		err := a.printJSON(out)
 		if err == nil && rep.HasErrors() {
 			return reportedError{fmt.Errorf("doctor found errors")}
 		}
@@ -130,6 +163,50 @@ func (a *App) runDoctor(clients, scopes []string) error {
 		return reportedError{fmt.Errorf("doctor found %d error(s)", e)}
 	}
 	return nil
+}
+
+// doctorFix is one change doctor --fix made.
+type doctorFix struct {
+	Kind   doctor.Kind `json:"kind"`
+	Path   string      `json:"path"`
+	Action string      `json:"action"`
+}
+
+// fixFindings fixes the findings that need no decision from the user: a
+// file or directory holding secrets that others can read loses its group
+// and other permissions (the owner's stay), and a temporary file a killed
+// mcpsync left behind is removed (doctor lists only those whose writer is
+// gone). Everything else (a literal secret, drift, a parse error) needs a
+// choice, which the finding's fix line describes.
+func fixFindings(findings []doctor.Finding) ([]doctorFix, error) {
+	var fixed []doctorFix
+	done := map[string]bool{}
+	for _, f := range findings {
+		if f.File == "" || done[f.File] {
+			continue
+		}
+		switch f.Kind {
+		case doctor.WorldReadableSecret:
+			fi, err := os.Stat(f.File)
+			if err != nil {
+				return fixed, fmt.Errorf("cannot fix %s: %w", f.File, err)
+			}
+			mode := fi.Mode().Perm() &^ 0o077
+			if err := os.Chmod(f.File, mode); err != nil {
+				return fixed, fmt.Errorf("cannot fix %s: %w; run chmod go-rwx on it yourself", f.File, err)
+			}
+			fixed = append(fixed, doctorFix{f.Kind, f.File, fmt.Sprintf("mode %04o, was %04o (only you can read it now)", mode, fi.Mode().Perm())})
+		case doctor.LeftoverTempFile:
+			if err := os.Remove(f.File); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fixed, fmt.Errorf("cannot remove %s: %w", f.File, err)
+			}
+			fixed = append(fixed, doctorFix{f.Kind, f.File, "removed the temporary file a killed mcpsync left"})
+		default:
+			continue
+		}
+		done[f.File] = true
+	}
+	return fixed, nil
 }
 
 // doctorStores are the stores that exist: --store, or the user store and
