@@ -24,55 +24,34 @@ func (adapter) Encode(loc formats.Location, data []byte, want canonical.Set, opt
 		return data, adapterkit.Broken(loc.Path, "config.toml", "Codex refuses to load", ds)
 	}
 	w := writer{Warnings: adapterkit.Warnings{File: loc.Path}, f: f, opts: opts}
-	var entries []tomledit.Entry
-	var invalid canonical.Diagnostics
-	seen := map[string]bool{}
-	for _, srv := range want.Servers {
-		if seen[srv.Name] {
-			d := canonical.Errorf("duplicate server name %q", srv.Name)
-			d.Detail, d.Server = "a file holds one server per name; rename one of them", srv.Name
-			invalid = append(invalid, d.At(srv.Origin))
-			continue
-		}
-		seen[srv.Name] = true
-		srv = srv.Clone()
-		srv.Normalize()
-		old, hasOld := f.set.Get(srv.Name)
-		if srv.Transport == canonical.SSE {
-			d := w.Warn(&srv, "transport", "Codex has no SSE transport; server not written")
-			d.Detail = "Codex speaks only stdio and streamable HTTP. If the server also serves streamable HTTP, give that url with transport http"
-			if hasOld {
-				d.Detail += "; the entry already in the file is left as it is"
-				entries = append(entries, w.keep(srv.Name))
-			}
-			continue
-		}
-		if hasOld && adapterkit.SameServer(old, srv, ID) {
-			entries = append(entries, w.keep(srv.Name))
-			continue
-		}
-		// Only what is written must be valid: an entry the file already
-		// holds is kept even when it could not work (Codex accepts it).
-		if vds := srv.Validate(); vds.HasErrors() {
-			invalid = append(invalid, vds...)
-			continue
-		}
-		var oldp *canonical.Server
-		if hasOld {
-			oldp = &old
-		}
-		entries = append(entries, tomledit.Entry{Name: srv.Name, Value: w.server(srv, oldp)})
+	edit := adapterkit.SectionEdit[tomledit.Entry]{
+		Warnings:  &w.Warnings,
+		Client:    ID,
+		Have:      f.set,
+		Duplicate: "a file holds one server per name; rename one of them",
+		Refuse:    w.refuse,
+		Keep:      w.keep,
+		Render: func(srv canonical.Server, old *canonical.Server) tomledit.Entry {
+			return tomledit.Entry{Name: srv.Name, Value: w.server(srv, old)}
+		},
+		Edit:       func(entries []tomledit.Entry) ([]byte, error) { return f.doc.EditSection(section, entries) },
+		FileName:   "config.toml",
+		Unverified: tomledit.ErrUnverified,
+		Risk:       adapterkit.LayoutRisk + ". Please report it with the file attached",
 	}
-	if invalid.HasErrors() {
-		return data, append(w.Diags, invalid...)
+	return edit.Run(data, want)
+}
+
+// refuse warns about a server Codex cannot run: it has no SSE transport.
+// (Codex reads every url server as streamable HTTP, so an entry the file
+// holds is never SSE.)
+func (w *writer) refuse(srv *canonical.Server) *canonical.Diagnostic {
+	if srv.Transport != canonical.SSE {
+		return nil
 	}
-	out, err := f.doc.EditSection(section, entries)
-	if err != nil {
-		d := adapterkit.EditRefused(loc.Path, "config.toml", err, tomledit.ErrUnverified,
-			"nothing was written; the file's layout is one mcpsync cannot edit without risk. Please report it with the file attached")
-		return data, append(w.Diags, d)
-	}
-	return out, w.Diags
+	d := w.Warn(srv, "transport", "Codex has no SSE transport; server not written")
+	d.Detail = "Codex speaks only stdio and streamable HTTP. If the server also serves streamable HTTP, give that url with transport http"
+	return d
 }
 
 // writer renders servers as Codex tables and collects the warnings.

@@ -42,47 +42,25 @@ func (adapter) Encode(loc formats.Location, data []byte, want canonical.Set, opt
 	// Continue's own examples indent list items under their key.
 	f.doc.SetStyleDefaults(2, false)
 	w := writer{Warnings: adapterkit.Warnings{File: loc.Path}, f: f}
-	var entries []yamledit.Entry
-	var invalid canonical.Diagnostics
-	seen := map[string]bool{}
-	for _, srv := range want.Servers {
-		if seen[srv.Name] {
-			d := canonical.Errorf("duplicate server name %q", srv.Name)
-			d.Detail, d.Server = "Continue names each server once; rename one of them", srv.Name
-			invalid = append(invalid, d.At(srv.Origin))
-			continue
-		}
-		seen[srv.Name] = true
-		srv = srv.Clone()
-		srv.Normalize()
-		old, hasOld := f.set.Get(srv.Name)
-		if hasOld && adapterkit.SameServer(old, srv, ID) {
-			entries = append(entries, w.keep(srv.Name))
-			continue
-		}
-		if vds := srv.Validate(); vds.HasErrors() {
-			invalid = append(invalid, vds...)
-			continue
-		}
-		var oldp *canonical.Server
-		if hasOld {
-			oldp = &old
-		}
-		entries = append(entries, yamledit.Entry{Name: srv.Name, Value: w.server(srv, oldp)})
+	edit := adapterkit.SectionEdit[yamledit.Entry]{
+		Warnings:  &w.Warnings,
+		Client:    ID,
+		Have:      f.set,
+		Duplicate: "Continue names each server once; rename one of them",
+		Keep:      w.keep,
+		Render: func(srv canonical.Server, old *canonical.Server) yamledit.Entry {
+			return yamledit.Entry{Name: srv.Name, Value: w.server(srv, old)}
+		},
+		Edit:       func(entries []yamledit.Entry) ([]byte, error) { return f.doc.EditList(section, nameKey, entries) },
+		FileName:   "config.yaml",
+		Unverified: yamledit.ErrUnverified,
+		Risk:       adapterkit.LayoutRisk,
 	}
-	if invalid.HasErrors() {
-		return data, append(w.Diags, invalid...)
-	}
-	out, err := f.doc.EditList(section, nameKey, entries)
-	if err != nil {
-		d := adapterkit.EditRefused(loc.Path, "config.yaml", err, yamledit.ErrUnverified,
-			"nothing was written; the file's layout is one mcpsync cannot edit without risk")
-		return data, append(w.Diags, d)
-	}
+	out, ds := edit.Run(data, want)
 	if len(want.Servers) == 0 && len(bytes.TrimSpace(data)) == 0 {
-		return data, w.Diags
+		return data, ds // a blank file with nothing to hold stays blank
 	}
-	return out, w.Diags
+	return out, ds
 }
 
 // EntrySpan returns the bytes of one server's list item in data.

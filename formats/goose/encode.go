@@ -23,66 +23,50 @@ func (adapter) Encode(loc formats.Location, data []byte, want canonical.Set, opt
 	// key's column. Used when the file shows no style of its own.
 	f.doc.SetStyleDefaults(2, true)
 	w := writer{Warnings: adapterkit.Warnings{File: loc.Path}, f: f}
-	var entries []yamledit.Entry
+	var builtin []yamledit.Entry
 	for _, name := range f.names() {
 		if f.internal[name] {
-			entries = append(entries, w.keep(name))
+			builtin = append(builtin, w.keep(name))
 		}
 	}
-	var invalid canonical.Diagnostics
-	seen := map[string]bool{}
-	for _, srv := range want.Servers {
-		if seen[srv.Name] {
-			d := canonical.Errorf("duplicate server name %q", srv.Name)
-			d.Detail, d.Server = "a file holds one extension per name; rename one of them", srv.Name
-			invalid = append(invalid, d.At(srv.Origin))
-			continue
-		}
-		seen[srv.Name] = true
-		srv = srv.Clone()
-		srv.Normalize()
-		if f.internal[srv.Name] {
-			d := w.Warn(&srv, "", "the name %q is one of Goose's own extensions; server not written", srv.Name)
-			d.Detail = "rename the server to add it to Goose"
-			continue
-		}
-		old, hasOld := f.set.Get(srv.Name)
-		if hasOld && adapterkit.SameServer(old, srv, ID) {
-			entries = append(entries, w.keep(srv.Name))
-			continue
-		}
-		if srv.Transport == canonical.SSE {
-			d := w.Warn(&srv, "transport", "Goose no longer supports SSE; server not written")
-			d.Detail = "if the server also serves streamable HTTP, give that url with transport http"
-			if hasOld {
-				d.Detail += "; the entry already in the file is left as it is"
-				entries = append(entries, w.keep(srv.Name))
-			}
-			continue
-		}
-		if vds := srv.Validate(); vds.HasErrors() {
-			invalid = append(invalid, vds...)
-			continue
-		}
-		var oldp *canonical.Server
-		if hasOld {
-			oldp = &old
-		}
-		entries = append(entries, yamledit.Entry{Name: srv.Name, Value: w.server(srv, oldp)})
+	edit := adapterkit.SectionEdit[yamledit.Entry]{
+		Warnings:  &w.Warnings,
+		Client:    ID,
+		Have:      f.set,
+		Pinned:    builtin,
+		Duplicate: "a file holds one extension per name; rename one of them",
+		Refuse:    w.refuse,
+		Keep:      w.keep,
+		Render: func(srv canonical.Server, old *canonical.Server) yamledit.Entry {
+			return yamledit.Entry{Name: srv.Name, Value: w.server(srv, old)}
+		},
+		Edit:       func(entries []yamledit.Entry) ([]byte, error) { return f.doc.EditMap(section, entries) },
+		FileName:   "config.yaml",
+		Unverified: yamledit.ErrUnverified,
+		Risk:       adapterkit.LayoutRisk,
 	}
-	if invalid.HasErrors() {
-		return data, append(w.Diags, invalid...)
-	}
-	out, err := f.doc.EditMap(section, entries)
-	if err != nil {
-		d := adapterkit.EditRefused(loc.Path, "config.yaml", err, yamledit.ErrUnverified,
-			"nothing was written; the file's layout is one mcpsync cannot edit without risk")
-		return data, append(w.Diags, d)
-	}
+	out, ds := edit.Run(data, want)
 	if len(data) == 0 && len(want.Servers) == 0 {
-		return data, w.Diags
+		return data, ds // an empty file with nothing to hold stays empty
 	}
-	return out, w.Diags
+	return out, ds
+}
+
+// refuse warns about a server Goose will not take: one named like an
+// extension of Goose's own (the file's entry stays), or one over SSE, which
+// Goose no longer runs.
+func (w *writer) refuse(srv *canonical.Server) *canonical.Diagnostic {
+	if w.f.internal[srv.Name] {
+		d := w.Warn(srv, "", "the name %q is one of Goose's own extensions; server not written", srv.Name)
+		d.Detail = "rename the server to add it to Goose"
+		return d
+	}
+	if srv.Transport == canonical.SSE {
+		d := w.Warn(srv, "transport", "Goose no longer supports SSE; server not written")
+		d.Detail = "if the server also serves streamable HTTP, give that url with transport http"
+		return d
+	}
+	return nil
 }
 
 // EntrySpan returns the bytes of one extension in data.

@@ -143,3 +143,62 @@ func TestRemoveEmptySection(t *testing.T) {
 		}
 	}
 }
+
+func TestSectionEditSteps(t *testing.T) {
+	have := canonical.Set{Servers: []canonical.Server{
+		{Name: "same", Transport: canonical.Stdio, Command: "a"},
+		{Name: "changed", Transport: canonical.Stdio, Command: "a"},
+		{Name: "refused", Transport: canonical.Stdio, Command: "a"},
+	}}
+	want := canonical.Set{Servers: []canonical.Server{
+		{Name: "same", Command: "a"},
+		{Name: "changed", Command: "b"},
+		{Name: "refused", URL: "https://r", Transport: canonical.SSE},
+		{Name: "new", URL: "https://n"},
+	}}
+	w := Warnings{File: "/f"}
+	var edited []string
+	edit := SectionEdit[string]{
+		Warnings: &w, Client: "c", Have: have, Pinned: []string{"pinned"}, Duplicate: "rename one",
+		Refuse: func(srv *canonical.Server) *canonical.Diagnostic {
+			if srv.Transport == canonical.SSE {
+				return w.Warn(srv, "transport", "no SSE")
+			}
+			return nil
+		},
+		Keep: func(name string) string { return "kept " + name },
+		Render: func(srv canonical.Server, old *canonical.Server) string {
+			return fmt.Sprintf("%s from %v", srv.Name, old != nil)
+		},
+		Edit: func(entries []string) ([]byte, error) {
+			edited = entries
+			return []byte("edited"), nil
+		},
+		FileName: "f", Unverified: errors.New("edit refused"), Risk: "risky",
+	}
+	out, ds := edit.Run([]byte("data"), want)
+	wantEntries := []string{"pinned", "kept same", "changed from true", "kept refused", "new from false"}
+	if string(out) != "edited" || !reflect.DeepEqual(edited, wantEntries) {
+		t.Errorf("Run = %q, entries %q; want %q", out, edited, wantEntries)
+	}
+	if len(ds) != 1 || ds[0].Detail != "; the entry already in the file is left as it is" {
+		t.Errorf("diagnostics %v", ds)
+	}
+
+	// A name given twice, or a server that is not valid, and nothing is
+	// edited.
+	w.Diags, edited = nil, nil
+	bad := canonical.Set{Servers: []canonical.Server{{Name: "new", URL: "https://n"}, {Name: "new", URL: "https://n"}, {Name: "empty"}}}
+	out, ds = edit.Run([]byte("data"), bad)
+	if string(out) != "data" || edited != nil || len(ds.Errors()) != 2 || ds[0].Detail != "rename one" {
+		t.Errorf("Run of a bad set = %q, %v (edited %q)", out, ds, edited)
+	}
+
+	// The editor refuses: data comes back, with the editor's reason.
+	w.Diags = nil
+	edit.Edit = func([]string) ([]byte, error) { return nil, fmt.Errorf("%w: moved", edit.Unverified) }
+	out, ds = edit.Run([]byte("data"), want)
+	if string(out) != "data" || len(ds) != 2 || ds[1].Summary != "cannot edit /f safely: moved" || ds[1].Detail != "risky" {
+		t.Errorf("Run with a refused edit = %q, %v", out, ds)
+	}
+}
