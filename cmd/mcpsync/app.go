@@ -103,9 +103,59 @@ func (a *App) Run(ctx context.Context, args []string) int {
 	a.commandLine = maskedCommandLine(args)
 	a.Stdout = &maskWriter{w: a.Stdout, reveal: &a.showSecrets}
 	a.Stderr = &maskWriter{w: a.Stderr}
+	if a.completeFlagValue(args) {
+		return exitOK
+	}
 	root := a.rootCommand()
 	err := root.Run(ctx, append([]string{"mcpsync"}, args...))
 	return a.exitCode(err)
+}
+
+// completionFlag is what the shell completion scripts append to the words
+// typed so far.
+const completionFlag = "--generate-shell-completion"
+
+// completeFlagValue answers a completion request for the value of a flag
+// that takes a client, a scope, an OS or a transport (urfave/cli completes
+// only commands and flag names, and a flag still waiting for its value
+// fails its parsing). It reports whether it answered. The shell filters
+// the words by what was typed, so every value is printed.
+func (a *App) completeFlagValue(args []string) bool {
+	n := len(args)
+	if n < 2 || args[n-1] != completionFlag {
+		return false
+	}
+	flag := args[n-2]
+	if !strings.HasPrefix(flag, "-") && n >= 3 {
+		flag = args[n-3] // a value begun: --to cur<TAB>
+	}
+	var values []string
+	switch flag {
+	case "--to", "--from", "--client", "--take":
+		for _, ad := range a.registry().All() {
+			values = append(values, ad.ID())
+		}
+		switch flag {
+		case "--to":
+			values = append(values, "all")
+		case "--take":
+			values = append(values, "store")
+		}
+	case "--scope":
+		values = []string{"user", "project", "local"}
+	case "--os":
+		values = []string{"linux", "darwin", "windows"}
+	case "--transport":
+		values = []string{"stdio", "http", "sse"}
+	case "--prefer":
+		values = []string{"store", "client"}
+	default:
+		return false
+	}
+	for _, v := range values {
+		fmt.Fprintln(a.Stdout, v)
+	}
+	return true
 }
 
 func (a *App) exitCode(err error) int {
