@@ -41,14 +41,11 @@ type file struct {
 
 func (adapter) Decode(loc formats.Location, data []byte) (canonical.Set, canonical.Diagnostics) {
 	f, ds := decodeFile(loc.Path, data)
-	if f == nil {
-		return canonical.Set{}, ds
-	}
 	return f.set, ds
 }
 
-// decodeFile parses data and reads every server. It returns nil when the
-// file is not TOML.
+// decodeFile parses data and reads every server. The file's doc is nil
+// when data is not TOML.
 func decodeFile(path string, data []byte) (*file, canonical.Diagnostics) {
 	doc, err := tomledit.Parse(data)
 	if err != nil {
@@ -59,7 +56,7 @@ func decodeFile(path string, data []byte) (*file, canonical.Diagnostics) {
 			d.Line, d.Column = se.Line, se.Column
 		}
 		d.File = path
-		return nil, canonical.Diagnostics{d}
+		return &file{}, canonical.Diagnostics{d}
 	}
 	f := &file{doc: doc, raw: map[string]map[string]any{}, wrapped: map[string]bool{}}
 	r := reader{file: path, doc: doc}

@@ -17,8 +17,8 @@ func (adapter) Encode(loc formats.Location, data []byte, want canonical.Set, opt
 	// On any error the input comes back unchanged with the diagnostics:
 	// nothing is written.
 	f, ds := decodeFile(loc.Path, data)
-	if f == nil {
-		return data, ds
+	if f.doc == nil {
+		return data, ds // not TOML: the syntax error is all there is to say
 	}
 	if ds.HasErrors() {
 		return data, adapterkit.Broken(loc.Path, "config.toml", "Codex refuses to load", ds)

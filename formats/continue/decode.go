@@ -29,35 +29,31 @@ type file struct {
 
 func (adapter) Decode(loc formats.Location, data []byte) (canonical.Set, canonical.Diagnostics) {
 	f, ds := decodeFile(loc.Path, data)
-	if f == nil {
-		return canonical.Set{}, ds
-	}
 	return f.set, ds
 }
 
+// layout is where Continue keeps its servers, a list, and how it words
+// the errors that keep it from reading any.
+var layout = adapterkit.YAMLSection{
+	Key:              section,
+	Kind:             yaml.SequenceNode,
+	SyntaxDetail:     "Continue cannot load this file; fix the syntax at this line",
+	NotMappingDetail: "a Continue config or block maps keys to values: name, version, schema, mcpServers",
+	WrongKind:        "invalid type: mcpServers is not a list",
+	WrongKindDetail:  "Continue lists servers: mcpServers: - name: ... (a map of servers is Claude's JSON shape)",
+}
+
+// decodeFile parses data and reads every server. The file's doc is nil
+// when data is not YAML.
 func decodeFile(path string, data []byte) (*file, canonical.Diagnostics) {
-	doc, err := yamledit.Parse(data)
-	if err != nil {
-		return nil, canonical.Diagnostics{adapterkit.YAMLSyntax(path, err, "Continue cannot load this file; fix the syntax at this line")}
-	}
+	doc, list, diags := layout.Read(path, data)
 	f := &file{doc: doc, raw: map[string]map[string]any{}, order: map[string][]string{}}
-	r := &reader{NodeDiags: adapterkit.NodeDiags{File: path}}
-	if doc.Root != nil && doc.Root.Kind != yaml.MappingNode {
-		r.At(doc.Root, canonical.Error, "", "", "the file is not a YAML mapping",
-			"a Continue config or block maps keys to values: name, version, schema, mcpServers")
-		return f, r.Diags
+	if list == nil {
+		return f, diags.Diags
 	}
-	k, v := doc.Lookup(section)
-	if k == nil || (v.Kind == yaml.ScalarNode && v.Tag == "!!null") {
-		return f, r.Diags
-	}
-	if v.Kind != yaml.SequenceNode {
-		r.At(v, canonical.Error, "", "", "invalid type: mcpServers is not a list",
-			"Continue lists servers: mcpServers: - name: ... (a map of servers is Claude's JSON shape)")
-		return f, r.Diags
-	}
+	r := &reader{NodeDiags: diags}
 	seen := map[string]*yaml.Node{}
-	for _, item := range v.Content {
+	for _, item := range list.Content {
 		if item.Kind != yaml.MappingNode {
 			r.At(item, canonical.Error, "", "", "invalid type: a server is not a map", "each item of mcpServers is a map with a name")
 			continue

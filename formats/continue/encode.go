@@ -21,8 +21,8 @@ const (
 
 func (adapter) Encode(loc formats.Location, data []byte, want canonical.Set, opts formats.EncodeOptions) ([]byte, canonical.Diagnostics) {
 	f, ds := decodeFile(loc.Path, data)
-	if f == nil {
-		return data, ds
+	if f.doc == nil {
+		return data, ds // not YAML: the syntax error is all there is to say
 	}
 	if ds.HasErrors() {
 		return data, adapterkit.Broken(loc.Path, "config.yaml", "Continue cannot load", ds)
@@ -34,8 +34,7 @@ func (adapter) Encode(loc formats.Location, data []byte, want canonical.Set, opt
 		if loc.Scope == canonical.ScopeProject {
 			header = projectHeader
 		}
-		nf, _ := decodeFile(loc.Path, append(append([]byte(nil), data...), header...))
-		if nf != nil {
+		if nf, _ := decodeFile(loc.Path, append(append([]byte(nil), data...), header...)); nf.doc != nil {
 			f = nf
 		}
 	}

@@ -36,35 +36,31 @@ type file struct {
 
 func (adapter) Decode(loc formats.Location, data []byte) (canonical.Set, canonical.Diagnostics) {
 	f, ds := decodeFile(loc.Path, data)
-	if f == nil {
-		return canonical.Set{}, ds
-	}
 	return f.set, ds
 }
 
+// layout is where Goose keeps its extensions, a map, and how it words the
+// errors that keep it from reading any.
+var layout = adapterkit.YAMLSection{
+	Key:              section,
+	Kind:             yaml.MappingNode,
+	SyntaxDetail:     "Goose cannot read this file; fix the syntax at this line",
+	NotMappingDetail: "Goose's config.yaml maps settings to values (GOOSE_PROVIDER: ..., extensions: ...)",
+	WrongKind:        "invalid type: extensions is not a map",
+	WrongKindDetail:  "write extensions as a map of name to extension; Goose drops every extension when it cannot read this",
+}
+
+// decodeFile parses data and reads every extension. The file's doc is nil
+// when data is not YAML.
 func decodeFile(path string, data []byte) (*file, canonical.Diagnostics) {
-	doc, err := yamledit.Parse(data)
-	if err != nil {
-		return nil, canonical.Diagnostics{adapterkit.YAMLSyntax(path, err, "Goose cannot read this file; fix the syntax at this line")}
-	}
+	doc, extensions, diags := layout.Read(path, data)
 	f := &file{doc: doc, raw: map[string]map[string]any{}, order: map[string][]string{}, internal: map[string]bool{}}
-	r := &reader{NodeDiags: adapterkit.NodeDiags{File: path}}
-	if doc.Root != nil && doc.Root.Kind != yaml.MappingNode {
-		r.errorAt(doc.Root, "", "", "the file is not a YAML mapping",
-			"Goose's config.yaml maps settings to values (GOOSE_PROVIDER: ..., extensions: ...)")
-		return f, r.Diags
+	if extensions == nil {
+		return f, diags.Diags
 	}
-	k, v := doc.Lookup(section)
-	if k == nil || (v.Kind == yaml.ScalarNode && v.Tag == "!!null") {
-		return f, r.Diags
-	}
-	if v.Kind != yaml.MappingNode {
-		r.errorAt(v, "", "", "invalid type: extensions is not a map",
-			"write extensions as a map of name to extension; Goose drops every extension when it cannot read this")
-		return f, r.Diags
-	}
-	for i := 0; i+1 < len(v.Content); i += 2 {
-		kn, vn := v.Content[i], v.Content[i+1]
+	r := &reader{NodeDiags: diags}
+	for i := 0; i+1 < len(extensions.Content); i += 2 {
+		kn, vn := extensions.Content[i], extensions.Content[i+1]
 		name := kn.Value
 		if vn.Kind != yaml.MappingNode {
 			r.errorAt(vn, name, "", "invalid type: extension is not a map",

@@ -13,8 +13,8 @@ import (
 
 func (adapter) Encode(loc formats.Location, data []byte, want canonical.Set, opts formats.EncodeOptions) ([]byte, canonical.Diagnostics) {
 	f, ds := decodeFile(loc.Path, data)
-	if f == nil {
-		return data, ds
+	if f.doc == nil {
+		return data, ds // not YAML: the syntax error is all there is to say
 	}
 	if ds.HasErrors() {
 		return data, adapterkit.Broken(loc.Path, "config.yaml", "Goose cannot read", ds)

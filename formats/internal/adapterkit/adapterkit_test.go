@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/formats/internal/yamledit"
@@ -200,5 +202,30 @@ func TestSectionEditSteps(t *testing.T) {
 	out, ds = edit.Run([]byte("data"), want)
 	if string(out) != "data" || len(ds) != 2 || ds[1].Summary != "cannot edit /f safely: moved" || ds[1].Detail != "risky" {
 		t.Errorf("Run with a refused edit = %q, %v", out, ds)
+	}
+}
+
+func TestYAMLSectionRead(t *testing.T) {
+	s := YAMLSection{Key: "servers", Kind: yaml.SequenceNode, SyntaxDetail: "fix it", NotMappingDetail: "map it",
+		WrongKind: "servers is not a list", WrongKindDetail: "list them"}
+	for _, tc := range []struct {
+		data, want string
+		doc, node  bool
+	}{
+		{"servers: [\n", "/c.yaml:1:1: error: invalid YAML: did not find expected node content (fix it)", false, false},
+		{"- a\n", "/c.yaml:1:1: error: the file is not a YAML mapping (map it)", true, false},
+		{"x: 1\n", "", true, false},
+		{"servers:\n", "", true, false},
+		{"x: 1\nservers: {}\n", "/c.yaml:2:10: error: servers is not a list (list them)", true, false},
+		{"servers: []\n", "", true, true},
+	} {
+		doc, node, diags := s.Read("/c.yaml", []byte(tc.data))
+		var got []string
+		for _, d := range diags.Diags {
+			got = append(got, fmt.Sprintf("%s: %s: %s (%s)", d.Pos(), d.Severity, d.Summary, d.Detail))
+		}
+		if strings.Join(got, "\n") != tc.want || (doc != nil) != tc.doc || (node != nil) != tc.node || diags.File != "/c.yaml" {
+			t.Errorf("Read(%q) = doc %v, node %v, %q; want doc %v, node %v, %q", tc.data, doc != nil, node != nil, got, tc.doc, tc.node, tc.want)
+		}
 	}
 }

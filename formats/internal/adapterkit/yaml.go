@@ -25,6 +25,47 @@ func YAMLSyntax(path string, err error, detail string) *canonical.Diagnostic {
 	return d
 }
 
+// A YAMLSection is where a client's YAML file keeps its servers, under one
+// top-level key, and how the client words the errors that keep it from
+// reading any of them.
+type YAMLSection struct {
+	Key  string    // the top-level key: mcpServers, extensions
+	Kind yaml.Kind // what the key holds: a list of servers or a map of them
+	// SyntaxDetail is the Detail of a syntax error: what the client does
+	// with such a file.
+	SyntaxDetail string
+	// NotMappingDetail is the Detail of a file whose top is not a mapping.
+	NotMappingDetail string
+	// WrongKind and WrongKindDetail are the error for a key that holds
+	// something other than Kind.
+	WrongKind, WrongKindDetail string
+}
+
+// Read parses data and finds the node that holds the servers. doc is nil
+// when data is not YAML; servers is nil when the file has none (no key, or
+// a null one) or cannot have any (an error in diags says why).
+func (s YAMLSection) Read(path string, data []byte) (doc *yamledit.Doc, servers *yaml.Node, diags NodeDiags) {
+	diags.File = path
+	doc, err := yamledit.Parse(data)
+	if err != nil {
+		diags.Diags = canonical.Diagnostics{YAMLSyntax(path, err, s.SyntaxDetail)}
+		return nil, nil, diags
+	}
+	if doc.Root != nil && doc.Root.Kind != yaml.MappingNode {
+		diags.At(doc.Root, canonical.Error, "", "", "the file is not a YAML mapping", s.NotMappingDetail)
+		return doc, nil, diags
+	}
+	k, v := doc.Lookup(s.Key)
+	if k == nil || (v.Kind == yaml.ScalarNode && v.Tag == "!!null") {
+		return doc, nil, diags
+	}
+	if v.Kind != s.Kind {
+		diags.At(v, canonical.Error, "", "", s.WrongKind, s.WrongKindDetail)
+		return doc, nil, diags
+	}
+	return doc, v, diags
+}
+
 // NodeDiags collects the diagnostics of one YAML file, each at a node.
 type NodeDiags struct {
 	File  string
