@@ -32,10 +32,11 @@ func (adapter) Decode(loc formats.Location, data []byte) (canonical.Set, canonic
 	return f.set, ds
 }
 
-// layout is where Continue keeps its servers, a list, and how it words
-// the errors that keep it from reading any.
+// layout is where Continue keeps its servers, a list under a top-level
+// key, and how it words the errors that keep it from reading any.
 var layout = adapterkit.YAMLSection{
 	Key:              section,
+	Client:           "Continue",
 	Kind:             yaml.SequenceNode,
 	SyntaxDetail:     "Continue cannot load this file; fix the syntax at this line",
 	NotMappingDetail: "a Continue config or block maps keys to values: name, version, schema, mcpServers",

@@ -39,10 +39,11 @@ func (adapter) Decode(loc formats.Location, data []byte) (canonical.Set, canonic
 	return f.set, ds
 }
 
-// layout is where Goose keeps its extensions, a map, and how it words the
-// errors that keep it from reading any.
+// layout is where Goose keeps its extensions, a map under a top-level key,
+// and how it words the errors that keep it from reading any.
 var layout = adapterkit.YAMLSection{
 	Key:              section,
+	Client:           "Goose",
 	Kind:             yaml.MappingNode,
 	SyntaxDetail:     "Goose cannot read this file; fix the syntax at this line",
 	NotMappingDetail: "Goose's config.yaml maps settings to values (GOOSE_PROVIDER: ..., extensions: ...)",

@@ -124,7 +124,8 @@ func TestRefusals(t *testing.T) {
 
 func TestRemoveEmptySection(t *testing.T) {
 	loc := formats.Location{Path: "/c.yaml"}
-	out, removed, ds := RemoveEmptySection(loc, []byte("x: 1\nextensions: {}\n"), 1, "extensions", "Goose")
+	s := YAMLSection{Key: "extensions", Kind: yaml.MappingNode, Client: "Goose"}
+	out, removed, ds := s.RemoveEmpty(loc, []byte("x: 1\nextensions: {}\n"), 1)
 	if !removed || string(out) != "x: 1\n" || len(ds) > 0 {
 		t.Errorf("got %q, %v, %v", out, removed, ds)
 	}
@@ -139,9 +140,14 @@ func TestRemoveEmptySection(t *testing.T) {
 		{"x: 1\nextensions: {}\n", 1, formats.Location{Path: "/c.yaml", ReadOnly: true}},
 		{"x: [\n", 1, loc},
 	} {
-		out, removed, _ := RemoveEmptySection(tc.loc, []byte(tc.data), tc.n, "extensions", "Goose")
+		out, removed, _ := s.RemoveEmpty(tc.loc, []byte(tc.data), tc.n)
 		if removed || string(out) != tc.data {
 			t.Errorf("%q (n=%d): removed %v, %q", tc.data, tc.n, removed, out)
+		}
+	}
+	for data, want := range map[string]int{"x: 1\n": 1, "": 1, "extensions: {}\n": 0, "x: [\n": 0, "- a\n": 0} {
+		if got := s.MissingKeys([]byte(data)); got != want {
+			t.Errorf("MissingKeys(%q) = %d, want %d", data, got, want)
 		}
 	}
 }

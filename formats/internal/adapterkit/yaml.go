@@ -29,8 +29,9 @@ func YAMLSyntax(path string, err error, detail string) *canonical.Diagnostic {
 // top-level key, and how the client words the errors that keep it from
 // reading any of them.
 type YAMLSection struct {
-	Key  string    // the top-level key: mcpServers, extensions
-	Kind yaml.Kind // what the key holds: a list of servers or a map of them
+	Key    string    // the top-level key: mcpServers, extensions
+	Client string    // the client's name in a warning: Goose
+	Kind   yaml.Kind // what the key holds: a list of servers or a map of them
 	// SyntaxDetail is the Detail of a syntax error: what the client does
 	// with such a file.
 	SyntaxDetail string
@@ -81,12 +82,20 @@ func (r *NodeDiags) At(n *yaml.Node, sev canonical.Severity, server, field, summ
 	r.Diags = append(r.Diags, d)
 }
 
-// RemoveEmptySection does formats.SectionRemover's RemoveEmptyKeys for a
-// server map that is a top-level YAML key: the key goes when it holds
-// nothing ({} or [] on its line, no comment). removed says it went; a key
-// that cannot go safely stays, with a warning that says client reads it as
-// no servers.
-func RemoveEmptySection(loc formats.Location, data []byte, n int, section, client string) (out []byte, removed bool, ds canonical.Diagnostics) {
+// MissingKeys does formats.SectionRemover's MissingKeys: 1 when the file
+// has no Key at its top, which Encode then adds.
+func (s YAMLSection) MissingKeys(data []byte) int {
+	if yamledit.HasSection(data, s.Key) {
+		return 0
+	}
+	return 1
+}
+
+// RemoveEmpty does formats.SectionRemover's RemoveEmptyKeys: the key goes
+// when it holds nothing ({} or [] on its line, no comment). removed says it
+// went; a key that cannot go safely stays, with a warning that says the
+// client reads it as no servers.
+func (s YAMLSection) RemoveEmpty(loc formats.Location, data []byte, n int) (out []byte, removed bool, ds canonical.Diagnostics) {
 	if n <= 0 || loc.ReadOnly {
 		return data, false, nil
 	}
@@ -94,10 +103,10 @@ func RemoveEmptySection(loc formats.Location, data []byte, n int, section, clien
 	if err != nil {
 		return data, false, nil // Encode reports the file's errors
 	}
-	out, ok, err := doc.RemoveEmptySection(section)
+	out, ok, err := doc.RemoveEmptySection(s.Key)
 	if err != nil {
-		d := canonical.Warnf("the empty %s key mcpsync added is left in place: %v", section, err)
-		d.Detail = client + " reads an empty key as no servers; remove the line by hand if you like"
+		d := canonical.Warnf("the empty %s key mcpsync added is left in place: %v", s.Key, err)
+		d.Detail = s.Client + " reads an empty key as no servers; remove the line by hand if you like"
 		return data, false, canonical.Diagnostics{d.At(canonical.Pos{File: loc.Path})}
 	}
 	if !ok {
