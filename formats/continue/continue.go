@@ -17,6 +17,8 @@
 package continuedev
 
 import (
+	"go.yaml.in/yaml/v3"
+
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/formats/internal/adapterkit"
@@ -31,6 +33,18 @@ const (
 	// ProjectFile is the block file mcpsync owns in .continue/mcpServers.
 	ProjectFile = "mcpsync.yaml"
 )
+
+// layout is where Continue keeps its servers, a list under a top-level
+// key, and how it words the errors that keep it from reading any.
+var layout = adapterkit.YAMLSection{
+	Key:              section,
+	Client:           "Continue",
+	Kind:             yaml.SequenceNode,
+	SyntaxDetail:     "Continue cannot load this file; fix the syntax at this line",
+	NotMappingDetail: "a Continue config or block maps keys to values: name, version, schema, mcpServers",
+	WrongKind:        "invalid type: mcpServers is not a list",
+	WrongKindDetail:  "Continue lists servers: mcpServers: - name: ... (a map of servers is Claude's JSON shape)",
+}
 
 type adapter struct{}
 

@@ -32,18 +32,6 @@ func (adapter) Decode(loc formats.Location, data []byte) (canonical.Set, canonic
 	return f.set, ds
 }
 
-// layout is where Continue keeps its servers, a list under a top-level
-// key, and how it words the errors that keep it from reading any.
-var layout = adapterkit.YAMLSection{
-	Key:              section,
-	Client:           "Continue",
-	Kind:             yaml.SequenceNode,
-	SyntaxDetail:     "Continue cannot load this file; fix the syntax at this line",
-	NotMappingDetail: "a Continue config or block maps keys to values: name, version, schema, mcpServers",
-	WrongKind:        "invalid type: mcpServers is not a list",
-	WrongKindDetail:  "Continue lists servers: mcpServers: - name: ... (a map of servers is Claude's JSON shape)",
-}
-
 // decodeFile parses data and reads every server. The file's doc is nil
 // when data is not YAML.
 func decodeFile(path string, data []byte) (*file, canonical.Diagnostics) {

@@ -39,18 +39,6 @@ func (adapter) Decode(loc formats.Location, data []byte) (canonical.Set, canonic
 	return f.set, ds
 }
 
-// layout is where Goose keeps its extensions, a map under a top-level key,
-// and how it words the errors that keep it from reading any.
-var layout = adapterkit.YAMLSection{
-	Key:              section,
-	Client:           "Goose",
-	Kind:             yaml.MappingNode,
-	SyntaxDetail:     "Goose cannot read this file; fix the syntax at this line",
-	NotMappingDetail: "Goose's config.yaml maps settings to values (GOOSE_PROVIDER: ..., extensions: ...)",
-	WrongKind:        "invalid type: extensions is not a map",
-	WrongKindDetail:  "write extensions as a map of name to extension; Goose drops every extension when it cannot read this",
-}
-
 // decodeFile parses data and reads every extension. The file's doc is nil
 // when data is not YAML.
 func decodeFile(path string, data []byte) (*file, canonical.Diagnostics) {

@@ -16,6 +16,8 @@
 package goose
 
 import (
+	"go.yaml.in/yaml/v3"
+
 	"strings"
 
 	"github.com/mcpsync/mcpsync/canonical"
@@ -27,6 +29,18 @@ import (
 const ID = "goose"
 
 const section = "extensions"
+
+// layout is where Goose keeps its extensions, a map under a top-level key,
+// and how it words the errors that keep it from reading any.
+var layout = adapterkit.YAMLSection{
+	Key:              section,
+	Client:           "Goose",
+	Kind:             yaml.MappingNode,
+	SyntaxDetail:     "Goose cannot read this file; fix the syntax at this line",
+	NotMappingDetail: "Goose's config.yaml maps settings to values (GOOSE_PROVIDER: ..., extensions: ...)",
+	WrongKind:        "invalid type: extensions is not a map",
+	WrongKindDetail:  "write extensions as a map of name to extension; Goose drops every extension when it cannot read this",
+}
 
 // dialect is what Goose expands in uri and headers: ${VAR}, no defaults.
 var dialect = canonical.Dialect{Name: "goose", Env: canonical.EnvDollar}
