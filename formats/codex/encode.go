@@ -45,11 +45,11 @@ func (adapter) Encode(loc formats.Location, data []byte, want canonical.Set, opt
 // refuse warns about a server Codex cannot run: it has no SSE transport.
 // (Codex reads every url server as streamable HTTP, so an entry the file
 // holds is never SSE.)
-func (w *writer) refuse(srv *canonical.Server) *canonical.Diagnostic {
+func (w *writer) refuse(srv canonical.Server) *canonical.Diagnostic {
 	if srv.Transport != canonical.SSE {
 		return nil
 	}
-	d := w.Warn(srv, "transport", "Codex has no SSE transport; server not written")
+	d := w.Warn(&srv, "transport", "Codex has no SSE transport; server not written")
 	d.Detail = "Codex speaks only stdio and streamable HTTP. If the server also serves streamable HTTP, give that url with transport http"
 	return d
 }

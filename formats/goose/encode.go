@@ -55,14 +55,14 @@ func (adapter) Encode(loc formats.Location, data []byte, want canonical.Set, opt
 // refuse warns about a server Goose will not take: one named like an
 // extension of Goose's own (the file's entry stays), or one over SSE, which
 // Goose no longer runs.
-func (w *writer) refuse(srv *canonical.Server) *canonical.Diagnostic {
+func (w *writer) refuse(srv canonical.Server) *canonical.Diagnostic {
 	if w.f.internal[srv.Name] {
-		d := w.Warn(srv, "", "the name %q is one of Goose's own extensions; server not written", srv.Name)
+		d := w.Warn(&srv, "", "the name %q is one of Goose's own extensions; server not written", srv.Name)
 		d.Detail = "rename the server to add it to Goose"
 		return d
 	}
 	if srv.Transport == canonical.SSE {
-		d := w.Warn(srv, "transport", "Goose no longer supports SSE; server not written")
+		d := w.Warn(&srv, "transport", "Goose no longer supports SSE; server not written")
 		d.Detail = "if the server also serves streamable HTTP, give that url with transport http"
 		return d
 	}

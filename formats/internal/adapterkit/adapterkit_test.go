@@ -168,9 +168,9 @@ func TestSectionEditSteps(t *testing.T) {
 	var edited []string
 	edit := SectionEdit[string]{
 		Warnings: &w, Client: "c", Have: have, Pinned: []string{"pinned"}, Duplicate: "rename one",
-		Refuse: func(srv *canonical.Server) *canonical.Diagnostic {
+		Refuse: func(srv canonical.Server) *canonical.Diagnostic {
 			if srv.Transport == canonical.SSE {
-				return w.Warn(srv, "transport", "no SSE")
+				return w.Warn(&srv, "transport", "no SSE")
 			}
 			return nil
 		},

@@ -31,7 +31,7 @@ type SectionEdit[E any] struct {
 	// is. It is asked only after an unchanged server was kept, so that an
 	// entry the client no longer runs (Goose's sse) is given back without a
 	// word when nothing asks to change it.
-	Refuse func(srv *canonical.Server) *canonical.Diagnostic
+	Refuse func(srv canonical.Server) *canonical.Diagnostic
 	// Keep returns the file's entry for name, as the file has it.
 	Keep func(name string) E
 	// Render returns the entry for srv; old is what the file holds under
@@ -72,7 +72,7 @@ func (s *SectionEdit[E]) Run(data []byte, want canonical.Set) ([]byte, canonical
 			continue
 		}
 		if s.Refuse != nil {
-			if d := s.Refuse(&srv); d != nil {
+			if d := s.Refuse(srv); d != nil {
 				if hasOld {
 					d.Detail += "; the entry already in the file is left as it is"
 					entries = append(entries, s.Keep(srv.Name))
