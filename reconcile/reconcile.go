@@ -95,6 +95,8 @@ type Skip struct {
 	Client string `json:"client"`
 	Path   string `json:"path"`
 	Reason string `json:"reason"`
+	// Wiped names the servers a section lost all at once (see bindClients).
+	Wiped []string `json:"wiped,omitempty"`
 }
 
 // Result is a planned sync: print Plan's diff, or apply it and then
@@ -190,7 +192,7 @@ func Plan(opts Options) *Result {
 		p.r.Plan = emitters.PlanSync(in, emitters.SyncOptions{State: st})
 		return p.r
 	}
-	p.sides = bindClients(in, opts, p.r)
+	p.sides = bindClients(in, opts, st, p.r)
 	// A store that is not there, or empty, has no memory: its lack of a
 	// server is not a removal.
 	p.storeFresh = !opts.Store.Exists
@@ -392,7 +394,13 @@ func (p *planner) syncOptions() emitters.SyncOptions {
 // bindClients makes a side of every section that takes part: its file
 // exists and holds something, or its client was named. Two clients reading
 // the same section of the same file are one side (the first).
-func bindClients(in *emitters.SyncInput, opts Options, r *Result) []*side {
+//
+// A section that lost every server mcpsync synced there at once (two or
+// more) takes no part either: that is what a client rewriting its file
+// from its own memory looks like (Claude Desktop does, while it runs), and
+// read as the user's edit it would remove those servers from the store
+// and every other client. Removing them there stays one command away.
+func bindClients(in *emitters.SyncInput, opts Options, st *state.State, r *Result) []*side {
 	var sides []*side
 	seen := map[string]bool{}
 	for _, tp := range in.Sections {
@@ -420,12 +428,36 @@ func bindClients(in *emitters.SyncInput, opts Options, r *Result) []*side {
 			r.Skipped = append(r.Skipped, Skip{Client: tp.Client, Path: loc.Path, Reason: reason})
 			continue
 		}
+		if wiped := wipedServers(st.ManagedNames(fc.Path, section), tp.Current, opts); !missing && len(wiped) >= 2 {
+			r.Skipped = append(r.Skipped, Skip{Client: tp.Client, Path: loc.Path, Wiped: wiped, Reason: fmt.Sprintf(
+				"every server mcpsync synced there (%d) is gone at once, which looks like the client rewriting its file rather than your edit; "+
+					"nothing is removed elsewhere. Write them back with 'mcpsync export --to %s', or remove them everywhere with 'mcpsync remove %s' and sync",
+				len(wiped), tp.Client, strings.Join(wiped, " "))})
+			continue
+		}
 		sd := &side{id: tp.Client, tp: tp, path: fc.Path, section: section, key: state.ClientKey(fc.Path, section),
 			fresh: missing, views: opts.Views}
 		sd.want = &emitters.SyncWant{Servers: tp.Current.Clone()}
 		sides = append(sides, sd)
 	}
 	return sides
+}
+
+// wipedServers returns the servers mcpsync synced into a section that the
+// store (or a team source) still has, when the section holds none of them
+// any more; nil when it still holds one. Servers the store no longer has
+// are left out: their removal was decided elsewhere.
+func wipedServers(managed []string, current canonical.Set, opts Options) []string {
+	var alive []string
+	for _, n := range managed {
+		if current.Index(n) >= 0 {
+			return nil
+		}
+		if opts.Store.Servers.Index(n) >= 0 || opts.Desired != nil && opts.Desired.FromSource[n] != "" {
+			alive = append(alive, n)
+		}
+	}
+	return alive
 }
 
 // allNames lists every server any side, the team sources or the state

@@ -207,6 +207,24 @@ func (wr *watcher) cycle(b watch.Batch) (bool, error) {
 	if retry(r.Waiting) {
 		return false, watch.NotReady(errors.New("empty file"), r.Waiting...)
 	}
+	// A client file that lost every synced server at once may be mid-way
+	// through its client's rewrite: look again; if it stays so, say once
+	// that it is left out (its servers are not removed elsewhere).
+	var wiped []string
+	for _, s := range r.Skipped {
+		if len(s.Wiped) > 0 {
+			wiped = append(wiped, s.Path)
+		}
+	}
+	if retry(wiped) {
+		return false, watch.NotReady(errors.New("every synced server gone at once"), wiped...)
+	}
+	for _, s := range r.Skipped {
+		if key := "wiped\x00" + s.Path + "\x00" + strings.Join(s.Wiped, ","); len(s.Wiped) > 0 && !wr.seen[key] {
+			wr.seen[key] = true
+			wr.logf("left out %s (%s): %s", s.Client, a.displayPath(s.Path), s.Reason)
+		}
+	}
 	wr.printNew(r.Plan.Diags)
 	fresh := r.NewConflicts(run.db)
 	if _, err := a.applySync(run, wr.w.Expect); err != nil {
