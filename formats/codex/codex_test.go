@@ -343,3 +343,21 @@ func TestCorpus(t *testing.T) {
 		})
 	}
 }
+
+// A url server's stdio-only fields are each warned about, in the same
+// order every run (they were once gathered from a map).
+func TestStdioFieldsOfURLServerWarnedInOrder(t *testing.T) {
+	want := canonical.Set{Servers: []canonical.Server{
+		{Name: "api", URL: "https://e.com/mcp", Args: []string{"-v"}, Env: map[string]string{"A": "1"}, Cwd: "/srv"},
+	}}
+	for range 20 {
+		_, ds := Adapter().Encode(userLoc, nil, want, formats.EncodeOptions{})
+		var fields []string
+		for _, d := range ds {
+			fields = append(fields, d.Field)
+		}
+		if got := strings.Join(fields, ","); got != "args,env,cwd" {
+			t.Fatalf("warned about %q, want args,env,cwd: %v", got, ds)
+		}
+	}
+}

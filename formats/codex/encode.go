@@ -182,10 +182,8 @@ func (w *writer) fresh(srv canonical.Server) tomledit.Table {
 		if len(ehh) > 0 {
 			t.Set("env_http_headers", ehh)
 		}
-		for field, set := range map[string]bool{"args": len(srv.Args) > 0, "env": len(srv.Env) > 0, "cwd": srv.Cwd != ""} {
-			if set {
-				w.Warn(&srv, field, "Codex does not take %s for a url server; %s not written", field, field)
-			}
+		for _, field := range adapterkit.StdioOnlyFields(srv) {
+			w.Warn(&srv, field, "Codex does not take %s for a url server; %s not written", field, field)
 		}
 	}
 	if srv.Disabled {

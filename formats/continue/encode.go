@@ -187,10 +187,8 @@ func (w *writer) fresh(srv canonical.Server) yamledit.Map {
 		if len(ro) > 0 {
 			m.Set("requestOptions", ro)
 		}
-		for field, set := range map[string]bool{"args": len(srv.Args) > 0, "env": len(srv.Env) > 0, "cwd": srv.Cwd != ""} {
-			if set {
-				w.Warn(&srv, field, "Continue does not take %s for a url server; %s not written", field, field)
-			}
+		for _, field := range adapterkit.StdioOnlyFields(srv) {
+			w.Warn(&srv, field, "Continue does not take %s for a url server; %s not written", field, field)
 		}
 	}
 	if srv.StartupTimeout > 0 {

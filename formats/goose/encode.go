@@ -219,10 +219,8 @@ func (w *writer) fresh(srv canonical.Server) yamledit.Map {
 		}
 		m.Set("envs", envs)
 		m.Set("env_keys", keys)
-		for field, set := range map[string]bool{"args": len(srv.Args) > 0, "env": len(srv.Env) > 0, "cwd": srv.Cwd != ""} {
-			if set {
-				w.Warn(&srv, field, "Goose does not take %s for a streamable_http extension; %s not written", field, field)
-			}
+		for _, field := range adapterkit.StdioOnlyFields(srv) {
+			w.Warn(&srv, field, "Goose does not take %s for a streamable_http extension; %s not written", field, field)
 		}
 	}
 	switch {

@@ -137,3 +137,20 @@ func EditRefused(path, name string, err, unverified error, risk string) *canonic
 	d.File = path
 	return d
 }
+
+// StdioOnlyFields lists, in a fixed order, the fields only a stdio server
+// uses that srv sets: a remote server's Encode warns about each one it
+// cannot write (in this order, so that the output is the same every run).
+func StdioOnlyFields(srv canonical.Server) []string {
+	var out []string
+	if len(srv.Args) > 0 {
+		out = append(out, "args")
+	}
+	if len(srv.Env) > 0 {
+		out = append(out, "env")
+	}
+	if srv.Cwd != "" {
+		out = append(out, "cwd")
+	}
+	return out
+}
