@@ -99,6 +99,10 @@ var (
 	// DialectShellNoDefault is Qwen Code's: $VAR and ${VAR}, no defaults.
 	DialectShellNoDefault = Dialect{Name: "shell-no-default", Env: EnvDollar, BareDollar: true,
 		Builtins: map[string]string{BuiltinUserHome: "${HOME}"}}
+	// DialectBraced is Amp's: ${VAR} only (no $VAR, no defaults; a
+	// ${VAR:-default} reaches the server as it is written).
+	DialectBraced = Dialect{Name: "braced", Env: EnvDollar,
+		Builtins: map[string]string{BuiltinUserHome: "${HOME}"}}
 	// DialectEnvColon is Cursor's, Windsurf's and Roo Code's: ${env:VAR} plus editor variables.
 	DialectEnvColon = Dialect{Name: "env-colon", Env: EnvColon, Builtins: editorBuiltins}
 	// DialectVSCode is DialectEnvColon with ${input:id} prompts.
@@ -116,7 +120,7 @@ var (
 var Dialects = map[string]Dialect{}
 
 func init() {
-	for _, d := range []Dialect{DialectCanonical, DialectDollar, DialectShell, DialectShellNoDefault,
+	for _, d := range []Dialect{DialectCanonical, DialectDollar, DialectShell, DialectShellNoDefault, DialectBraced,
 		DialectEnvColon, DialectVSCode, DialectBraceEnv, DialectContinue, DialectNone} {
 		Dialects[d.Name] = d
 	}

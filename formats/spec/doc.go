@@ -21,6 +21,7 @@
 //	                                      # | json-comments (comments, no trailing commas)
 //	  placeholders     = "env-colon"      # what the client expands: none, dollar (${VAR},
 //	                                      # ${VAR:-d}), shell ($VAR too), shell-no-default,
+//	                                      # braced (${VAR} only),
 //	                                      # env-colon (${env:VAR}), vscode (+ ${input:id}),
 //	                                      # brace-env ({env:VAR}), continue
 //	  servers          = ["mcpServers"]   # names from the top to the server map; one

@@ -244,7 +244,13 @@ func (e *encoder) render(s canonical.Server, exists bool) (fields []field, bridg
 	}
 	if !bridged {
 		if back := a.readBack(tr); back != s.Transport {
-			e.warn(s, "transport", sp.DisplayName+" reads it as "+string(back),
+			detail := sp.DisplayName + " reads it as " + string(back)
+			if sp.URLWithoutType == "auto" && s.Transport == canonical.SSE {
+				// The client tries streamable HTTP first and falls back to
+				// SSE: the server works; only the file no longer says sse.
+				detail = sp.DisplayName + " finds the transport itself (streamable HTTP, then SSE), so the server works; read back, the entry is " + string(back)
+			}
+			e.warn(s, "transport", detail,
 				"%s has no spelling of its own for %s; server %q is written as a %s entry", sp.DisplayName, s.Transport, s.Name, back)
 		}
 	}

@@ -282,7 +282,7 @@ func TestFutureClients(t *testing.T) {
 		{"copilot", "copilot/home/.copilot/mcp-config.json", []want{
 			{"stdio-basic", canonical.Stdio}, {"stdio-env", canonical.Stdio}, {"http-srv", canonical.HTTP}, {"sse-srv", canonical.SSE}}, 0},
 		{"amp", "amp/home/.config/amp/settings.json", []want{
-			{"stdio-basic", canonical.Stdio}, {"stdio-env", canonical.Stdio}, {"remote-srv", canonical.HTTP}}, 1},
+			{"stdio-basic", canonical.Stdio}, {"stdio-env", canonical.Stdio}, {"remote-srv", canonical.HTTP}}, 0},
 	} {
 		t.Run(tt.id+"/"+filepath.Base(filepath.Dir(tt.sample)), func(t *testing.T) {
 			a := futureSpec(t, tt.id)

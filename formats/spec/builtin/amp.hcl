@@ -11,6 +11,9 @@ client "amp" {
   format           = "jsonc"
   servers          = ["amp.mcpServers"]
   url_without_type = "auto"
+  # ${VAR} in args, env, url and headers, when VAR is set (verified with the
+  # real amp: $VAR, ${VAR:-default} and ${env:VAR} reach the server as written)
+  placeholders = "braced"
 
   location "user" {
     path = "${config_home}/amp/settings.json"
