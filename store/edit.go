@@ -89,7 +89,7 @@ func (s *Store) edits() []edit {
 			out = append(out, edit{n, n, sep + text + "\n"})
 		}
 	}
-	return out
+	return append(out, s.clientEdits()...) // the client rules (clientrule.go)
 }
 
 // removeBlock cuts a server block out, whole lines, with one blank line
