@@ -285,6 +285,7 @@ func (a *App) commands() []*cli.Command {
 	return []*cli.Command{
 		a.addCommand(),
 		a.removeCommand(),
+		a.enableCommand(), a.disableCommand(),
 		a.listCommand(),
 		a.showCommand(),
 		a.clientsCommand(),

@@ -1,0 +1,358 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/desired"
+	"github.com/mcpsync/mcpsync/emitters/unidiff"
+	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/internal/secrets"
+	"github.com/mcpsync/mcpsync/store"
+	"github.com/urfave/cli/v3"
+)
+
+const disableDescription = `Switch servers off, for every client or for some, by editing the store.
+The rest of the store (comments, other servers, other rules) stays as it is.
+
+Without --client, the server's own switch: its block in the store gets
+disabled = true. The next export or sync writes that into each client's file
+("disabled": true, or Codex's enabled = false): the client keeps the entry
+but does not start it. A client whose file cannot mark a server disabled
+(Cursor and Claude Code, for example) is not written: export warns, and an
+entry already there stays on. Use --client to take the server away from it.
+
+With --client, those clients no longer get the server: it joins the exclude
+list of the client's rule in the store (client "cursor" { exclude = [...] }),
+or leaves its include list. 'mcpsync export --to CLIENT --prune' (or
+'mcpsync sync') then takes the entry out of the client's file; --prune
+removes only what mcpsync wrote, never an entry you added yourself. A team
+source's server can be kept from a client this way too (the rule is yours),
+but only its source can switch it off for every client.
+
+Every name must be in the store (or come from a team source): if one is not,
+nothing is changed. A server that is already off is left as it is.
+
+Examples:
+  mcpsync disable github                         # clients keep it but do not start it
+  mcpsync disable linear --client cursor         # Cursor no longer gets it
+  mcpsync export --to cursor --prune             # ...and now it is out of Cursor's file
+  mcpsync disable linear github --client cursor,zed --dry-run
+  mcpsync --json disable linear --client cursor`
+
+const enableDescription = `Switch servers back on, for every client or for some, by editing the store.
+The rest of the store (comments, other servers, other rules) stays as it is.
+
+Without --client, the server's own switch: disabled = true goes from its
+block in the store, and after the next export or sync every client that gets
+it starts it again.
+
+With --client, those clients get the server again: it leaves the exclude
+list of the client's rule in the store, and joins its include list when the
+rule has one (a rule left with nothing in it is removed). The next
+'mcpsync export --to CLIENT' (or 'mcpsync sync') writes it into the
+client's file.
+
+Every name must be in the store (or come from a team source): if one is not,
+nothing is changed. A server that is already on is left as it is.
+
+Examples:
+  mcpsync enable github
+  mcpsync enable linear --client cursor
+  mcpsync export --to cursor                     # ...and Cursor's file has it again
+  mcpsync enable linear github --client cursor,zed --dry-run`
+
+func (a *App) disableCommand() *cli.Command { return a.switchCommand(false) }
+
+func (a *App) enableCommand() *cli.Command { return a.switchCommand(true) }
+
+// switchCommand is 'enable' (on) or 'disable'.
+func (a *App) switchCommand(on bool) *cli.Command {
+	name, usage, description := "disable", "switch servers off, for every client or for some (--client)", disableDescription
+	if on {
+		name, usage, description = "enable", "switch servers back on, for every client or for some (--client)", enableDescription
+	}
+	return &cli.Command{
+		Name:        name,
+		Usage:       usage,
+		ArgsUsage:   "NAME... [--client CLIENT[,CLIENT…]]",
+		Description: description,
+		Flags: []cli.Flag{
+			&cli.StringSliceFlag{Name: "client", Usage: "change the rule of `CLIENT` (comma-separated or repeated; see 'mcpsync clients') instead of the server's own switch"},
+			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print the change to the store as a diff and write nothing"},
+			storeScopeFlag(),
+		},
+		ShellComplete: a.completeServerNames,
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			return a.runSwitch(on, canonical.Scope(cmd.String("scope")), cmd.Args().Slice(),
+				cmd.IsSet("client"), clientList(cmd.StringSlice("client")), cmd.Bool("dry-run"))
+		},
+	}
+}
+
+// switchChange is what enable or disable did to one server, for one client
+// or (Client "") for every client.
+type switchChange struct {
+	Server string `json:"server"`
+	Client string `json:"client,omitempty"`
+	// Action is "enabled", "disabled" or "unchanged".
+	Action string `json:"action"`
+	// Source names the team source the server comes from.
+	Source string `json:"source,omitempty"`
+}
+
+func (a *App) runSwitch(on bool, scope canonical.Scope, names []string, clientSet bool, clientIDs []string, dryRun bool) error {
+	verb := map[bool]string{true: "enable", false: "disable"}[on]
+	if len(names) == 0 {
+		return usagef("name the servers to %s, for example: mcpsync %s github --client cursor", verb, verb)
+	}
+	names = slices.Compact(slices.Clone(names))
+	var clients []formats.Adapter
+	if clientSet {
+		var err error
+		if clients, err = a.switchClients(verb, clientIDs); err != nil {
+			return err
+		}
+	}
+	if !dryRun {
+		lock, err := a.acquireLock()
+		if err != nil {
+			return err
+		}
+		defer lock.Unlock()
+	}
+	st, err := a.openStore(scope)
+	if err != nil {
+		return err
+	}
+	sourceOf, err := a.checkSwitchNames(st, verb, names, clients)
+	if err != nil {
+		return err
+	}
+
+	var changes []switchChange
+	if len(clients) == 0 {
+		for _, n := range names {
+			srv, _ := st.Servers.Get(n)
+			c := switchChange{Server: n, Action: "unchanged"}
+			if srv.Disabled == on {
+				srv.Disabled = !on
+				st.Put(srv)
+				c.Action = verb + "d"
+			}
+			changes = append(changes, c)
+		}
+	}
+	for _, ad := range clients {
+		rule := st.Clients[ad.ID()]
+		for _, n := range names {
+			c := switchChange{Server: n, Client: ad.ID(), Action: "unchanged", Source: sourceOf[n]}
+			if st.Allows(ad.ID(), n) != on {
+				if on {
+					rule = rule.With(n)
+				} else {
+					rule = rule.Without(n)
+				}
+				c.Action = verb + "d"
+			}
+			changes = append(changes, c)
+		}
+		st.SetClientRule(ad.ID(), rule)
+	}
+
+	changed := st.Changed()
+	if dryRun {
+		return a.printSwitchDryRun(st, changed, changes)
+	}
+	if err := a.saveStore(st); err != nil {
+		return err
+	}
+	if a.JSON {
+		return a.printJSON(map[string]any{"store": st.Path, "scope": st.Scope, "changed": changed, "changes": changes})
+	}
+	a.printSwitch(st, on, clients, changes)
+	return nil
+}
+
+// switchClients looks up --client: client ids as 'mcpsync clients' lists
+// them (or their aliases), each once; a typo is a usage error with the
+// nearest id.
+func (a *App) switchClients(verb string, ids []string) ([]formats.Adapter, error) {
+	if len(ids) == 0 {
+		return nil, usagef("--client needs a client, for example --client cursor (see 'mcpsync clients')")
+	}
+	reg := a.registry()
+	var out []formats.Adapter
+	for _, id := range ids {
+		if id == "all" {
+			return nil, usagef("--client all: leave --client out to %s the server for every client (its own switch), or name the clients", verb)
+		}
+		ad, err := reg.Lookup(id)
+		if err != nil {
+			return nil, usageError{fmt.Errorf("--client: %w", err)}
+		}
+		if !slices.ContainsFunc(out, func(o formats.Adapter) bool { return o.ID() == ad.ID() }) {
+			out = append(out, ad)
+		}
+	}
+	return out, nil
+}
+
+// checkSwitchNames makes sure every name is a server of the store, or,
+// with --client, of one of its team sources; it returns the source of
+// each team server. Nothing is changed when one is not.
+func (a *App) checkSwitchNames(st *store.Store, verb string, names []string, clients []formats.Adapter) (map[string]string, error) {
+	var missing []string
+	for _, n := range names {
+		if _, ok := st.Servers.Get(n); !ok {
+			missing = append(missing, n)
+		}
+	}
+	sourceOf := map[string]string{}
+	if len(missing) == 0 {
+		return sourceOf, nil
+	}
+	team, err := desired.Load(st, a.Dirs.State)
+	if err != nil {
+		return nil, err
+	}
+	where := a.storeDisplay(st.Path)
+	var problems []string
+	for _, n := range missing {
+		src, _ := team.SourceOf(n)
+		switch {
+		case src != "" && len(clients) > 0:
+			sourceOf[n] = src
+		case src != "":
+			problems = append(problems, fmt.Sprintf("%s comes from team source %s, not the store: only the source can switch it off or on for every client.\n"+
+				"  Keep it from a client with: mcpsync disable %s --client CLIENT", n, src, n))
+		default:
+			msg := fmt.Sprintf("server %q is not in %s", n, where)
+			candidates := st.Servers.Names()
+			for _, srv := range team.Set.Servers {
+				if team.FromSource[srv.Name] != "" {
+					candidates = append(candidates, srv.Name)
+				}
+			}
+			if s := store.Suggest(n, candidates); s != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", s)
+			}
+			problems = append(problems, msg)
+		}
+	}
+	if len(problems) == 0 {
+		return sourceOf, nil
+	}
+	return nil, fmt.Errorf("%s\nNothing was changed; list the servers with: mcpsync list", strings.Join(problems, "\n"))
+}
+
+func (a *App) printSwitchDryRun(st *store.Store, changed bool, changes []switchChange) error {
+	name := strings.TrimPrefix(filepath.ToSlash(a.storeDisplay(st.Path)), "/")
+	diff := unidiff.Diff(unidiff.File{Name: name, Data: st.Original(), Absent: !st.Exists},
+		unidiff.File{Name: name, Data: st.Bytes(), Mode: 0o600}, unidiff.Options{Mask: secrets.ScrubberFor(st.Servers).Line})
+	if a.JSON {
+		return a.printJSON(map[string]any{"store": st.Path, "scope": st.Scope, "changed": changed, "changes": changes, "dryRun": true, "diff": diff})
+	}
+	fmt.Fprint(a.Stdout, diff)
+	fmt.Fprintln(a.Stderr, "dry run: nothing was written")
+	return nil
+}
+
+// printSwitch says what changed, what was already so, and what to run to
+// carry the change into the clients' files.
+func (a *App) printSwitch(st *store.Store, on bool, clients []formats.Adapter, changes []switchChange) {
+	where := a.storeDisplay(st.Path)
+	verb := map[bool]string{true: "enabled", false: "disabled"}[on]
+	var changedServers []string
+	for _, c := range changes {
+		if c.Client == "" && c.Action != "unchanged" {
+			changedServers = append(changedServers, c.Server)
+		}
+	}
+	for _, c := range changes {
+		switch {
+		case c.Client != "":
+		case c.Action == "unchanged":
+			fmt.Fprintf(a.Stdout, "%s is already %s\n", c.Server, verb)
+		case on:
+			fmt.Fprintf(a.Stdout, "%s %s in %s: clients that get it start it again\n", a.paint(false, styleGreen, "enabled"), c.Server, where)
+		default:
+			fmt.Fprintf(a.Stdout, "%s %s in %s: clients keep it but do not start it\n", a.paint(false, styleYellow, "disabled"), c.Server, where)
+		}
+	}
+	var touched []formats.Adapter
+	var touchedServers []string
+	for _, ad := range clients {
+		var changed, same []string
+		for _, c := range changes {
+			if c.Client != ad.ID() {
+				continue
+			}
+			if c.Action == "unchanged" {
+				same = append(same, c.Server)
+			} else {
+				changed = append(changed, c.Server)
+				if !slices.Contains(touchedServers, c.Server) {
+					touchedServers = append(touchedServers, c.Server)
+				}
+			}
+		}
+		if len(changed) > 0 {
+			touched = append(touched, ad)
+			gets := "now gets"
+			if !on {
+				gets = "no longer gets"
+			}
+			fmt.Fprintf(a.Stdout, "%s %s %s (%s)\n", ad.ID(), gets, strings.Join(changed, ", "), where)
+		}
+		for _, n := range same {
+			fmt.Fprintf(a.Stdout, "%s is already %s for %s\n", n, verb, ad.ID())
+		}
+	}
+	if on {
+		var off []string
+		for _, n := range touchedServers {
+			if srv, ok := st.Servers.Get(n); ok && srv.Disabled {
+				off = append(off, n)
+			}
+		}
+		if len(off) > 0 {
+			fmt.Fprintf(a.Stderr, "note: %s disabled for every client; 'mcpsync enable %s' switches %s on\n",
+				describeNames("server", off), strings.Join(off, " "), them(off))
+		}
+	}
+	scopeFlag := ""
+	if st.Scope == canonical.ScopeProject {
+		scopeFlag = " --scope project"
+	}
+	it := them(append(changedServers, touchedServers...))
+	if len(changedServers) > 0 {
+		fmt.Fprintf(a.Stderr, "next: run 'mcpsync export --to all%s' (or 'mcpsync sync') to write that into your clients' files\n", scopeFlag)
+		if !on {
+			fmt.Fprintf(a.Stderr, "note: a client that cannot mark a server disabled (export names it) keeps its entry on; "+
+				"'mcpsync disable %s --client CLIENT' takes %s away from that client\n", strings.Join(changedServers, " "), them(changedServers))
+		}
+	}
+	if len(touched) == 0 {
+		return
+	}
+	ids := make([]string, len(touched))
+	for i, ad := range touched {
+		ids[i] = ad.ID()
+	}
+	files := "their files"
+	if len(touched) == 1 {
+		files = touched[0].DisplayName() + "'s file"
+	}
+	if on {
+		fmt.Fprintf(a.Stderr, "next: run 'mcpsync export --to %s%s' (or 'mcpsync sync') to write %s into %s\n",
+			strings.Join(ids, ","), scopeFlag, it, files)
+	} else {
+		fmt.Fprintf(a.Stderr, "next: run 'mcpsync export --to %s%s --prune' (or 'mcpsync sync') to take %s out of %s\n",
+			strings.Join(ids, ","), scopeFlag, it, files)
+	}
+}
