@@ -110,7 +110,13 @@ func (a *App) runSwitch(on bool, scope canonical.Scope, names []string, clientSe
 	if len(names) == 0 {
 		return usagef("name the servers to %s, for example: mcpsync %s github --client cursor", verb, verb)
 	}
-	names = slices.Compact(slices.Clone(names))
+	var unique []string
+	for _, n := range names {
+		if !slices.Contains(unique, n) {
+			unique = append(unique, n)
+		}
+	}
+	names = unique
 	var clients []formats.Adapter
 	if clientSet {
 		var err error
@@ -148,20 +154,20 @@ func (a *App) runSwitch(on bool, scope canonical.Scope, names []string, clientSe
 		}
 	}
 	for _, ad := range clients {
-		rule := st.Clients[ad.ID()]
 		for _, n := range names {
 			c := switchChange{Server: n, Client: ad.ID(), Action: "unchanged", Source: sourceOf[n]}
 			if st.Allows(ad.ID(), n) != on {
+				rule := st.Clients[ad.ID()]
 				if on {
 					rule = rule.With(n)
 				} else {
 					rule = rule.Without(n)
 				}
+				st.SetClientRule(ad.ID(), rule)
 				c.Action = verb + "d"
 			}
 			changes = append(changes, c)
 		}
-		st.SetClientRule(ad.ID(), rule)
 	}
 
 	changed := st.Changed()
@@ -228,8 +234,12 @@ func (a *App) checkSwitchNames(st *store.Store, verb string, names []string, cli
 		case src != "" && len(clients) > 0:
 			sourceOf[n] = src
 		case src != "":
+			how := "Keep it from a client with"
+			if verb == "enable" {
+				how = "Let a client have it with"
+			}
 			problems = append(problems, fmt.Sprintf("%s comes from team source %s, not the store: only the source can switch it off or on for every client.\n"+
-				"  Keep it from a client with: mcpsync disable %s --client CLIENT", n, src, n))
+				"  %s: mcpsync %s %s --client CLIENT", n, src, how, verb, n))
 		default:
 			msg := fmt.Sprintf("server %q is not in %s", n, where)
 			candidates := st.Servers.Names()
@@ -267,6 +277,10 @@ func (a *App) printSwitchDryRun(st *store.Store, changed bool, changes []switchC
 func (a *App) printSwitch(st *store.Store, on bool, clients []formats.Adapter, changes []switchChange) {
 	where := a.storeDisplay(st.Path)
 	verb := map[bool]string{true: "enabled", false: "disabled"}[on]
+	scopeFlag := ""
+	if st.Scope == canonical.ScopeProject {
+		scopeFlag = " --scope project"
+	}
 	var changedServers []string
 	for _, c := range changes {
 		if c.Client == "" && c.Action != "unchanged" {
@@ -321,20 +335,16 @@ func (a *App) printSwitch(st *store.Store, on bool, clients []formats.Adapter, c
 			}
 		}
 		if len(off) > 0 {
-			fmt.Fprintf(a.Stderr, "note: %s disabled for every client; 'mcpsync enable %s' switches %s on\n",
-				describeNames("server", off), strings.Join(off, " "), them(off))
+			fmt.Fprintf(a.Stderr, "note: %s disabled for every client; 'mcpsync enable %s%s' switches %s on\n",
+				describeNames("server", off), strings.Join(off, " "), scopeFlag, them(off))
 		}
-	}
-	scopeFlag := ""
-	if st.Scope == canonical.ScopeProject {
-		scopeFlag = " --scope project"
 	}
 	it := them(append(changedServers, touchedServers...))
 	if len(changedServers) > 0 {
-		fmt.Fprintf(a.Stderr, "next: run 'mcpsync export --to all%s' (or 'mcpsync sync') to write that into your clients' files\n", scopeFlag)
+		fmt.Fprintf(a.Stderr, "next: run 'mcpsync export --to all%s' (or 'mcpsync sync%s') to write that into your clients' files\n", scopeFlag, scopeFlag)
 		if !on {
 			fmt.Fprintf(a.Stderr, "note: a client that cannot mark a server disabled (export names it) keeps its entry on; "+
-				"'mcpsync disable %s --client CLIENT' takes %s away from that client\n", strings.Join(changedServers, " "), them(changedServers))
+				"'mcpsync disable %s --client CLIENT%s' takes %s away from that client\n", strings.Join(changedServers, " "), scopeFlag, them(changedServers))
 		}
 	}
 	if len(touched) == 0 {
@@ -349,10 +359,10 @@ func (a *App) printSwitch(st *store.Store, on bool, clients []formats.Adapter, c
 		files = touched[0].DisplayName() + "'s file"
 	}
 	if on {
-		fmt.Fprintf(a.Stderr, "next: run 'mcpsync export --to %s%s' (or 'mcpsync sync') to write %s into %s\n",
-			strings.Join(ids, ","), scopeFlag, it, files)
+		fmt.Fprintf(a.Stderr, "next: run 'mcpsync export --to %s%s' (or 'mcpsync sync%s') to write %s into %s\n",
+			strings.Join(ids, ","), scopeFlag, scopeFlag, it, files)
 	} else {
-		fmt.Fprintf(a.Stderr, "next: run 'mcpsync export --to %s%s --prune' (or 'mcpsync sync') to take %s out of %s\n",
-			strings.Join(ids, ","), scopeFlag, it, files)
+		fmt.Fprintf(a.Stderr, "next: run 'mcpsync export --to %s%s --prune' (or 'mcpsync sync%s') to take %s out of %s\n",
+			strings.Join(ids, ","), scopeFlag, scopeFlag, it, files)
 	}
 }
