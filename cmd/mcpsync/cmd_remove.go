@@ -68,7 +68,7 @@ func (a *App) runRemove(scope canonical.Scope, names []string) error {
 			if team != nil {
 				if src, _ := team.SourceOf(n); src != "" {
 					fmt.Fprintf(&b, "\n  %s: comes from team source %s, not the store; 'mcpsync source remove %s' takes all its servers out of your clients, "+
-						"or keep this one out of a client with client \"CLIENT\" { exclude = [%q] } in the store", n, src, src, n)
+						"or keep this one out of a client with 'mcpsync disable %s --client CLIENT'", n, src, src, shellWord(n))
 					continue
 				}
 			}
