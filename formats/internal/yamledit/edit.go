@@ -834,6 +834,11 @@ func (d *Doc) RemoveEmptySection(section string) (out []byte, ok bool, err error
 	if err != nil {
 		return d.src, false, refuse("the edited file would not parse: %v", err)
 	}
+	if nd.Root != nil && nd.Root.Kind != yaml.MappingNode {
+		// A tag or anchor on the top mapping ("!t\nmcpServers:") is all
+		// that would be left: no longer a mapping, so not the same file.
+		return d.src, false, refuse("removing %s would leave a file that is not a mapping", section)
+	}
 	before, _ := d.Value.(map[string]any)
 	after, _ := nd.Value.(map[string]any)
 	if _, still := after[section]; still || !value.SameOutside(before, after, section) {
