@@ -184,17 +184,11 @@ type addOutcome struct {
 // all is written), an identical one is left alone, and dryRun prints the
 // change as a diff instead of writing it. The resolver reuses it.
 func (a *App) storeServers(scope canonical.Scope, servers []canonical.Server, force, dryRun bool) error {
-	if !dryRun {
-		lock, err := a.acquireLock()
-		if err != nil {
-			return err
-		}
-		defer lock.Unlock()
-	}
-	st, err := a.openStore(scope)
+	st, release, err := a.openStoreLocked(scope, dryRun)
 	if err != nil {
 		return err
 	}
+	defer release()
 	a.warnLiteralSecrets(servers)
 	a.warnNotNFC(servers)
 	where := a.storeDisplay(st.Path)

@@ -124,17 +124,11 @@ func (a *App) runSwitch(on bool, scope canonical.Scope, names []string, clientSe
 			return err
 		}
 	}
-	if !dryRun {
-		lock, err := a.acquireLock()
-		if err != nil {
-			return err
-		}
-		defer lock.Unlock()
-	}
-	st, err := a.openStore(scope)
+	st, release, err := a.openStoreLocked(scope, dryRun)
 	if err != nil {
 		return err
 	}
+	defer release()
 	sourceOf, err := a.checkSwitchNames(st, verb, names, clients)
 	if err != nil {
 		return err

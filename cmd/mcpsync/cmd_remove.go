@@ -43,15 +43,11 @@ func (a *App) runRemove(scope canonical.Scope, names []string) error {
 		return usagef("name the servers to remove, for example: mcpsync remove github")
 	}
 	names = slices.Compact(slices.Clone(names))
-	lock, err := a.acquireLock()
+	st, release, err := a.openStoreLocked(scope, false)
 	if err != nil {
 		return err
 	}
-	defer lock.Unlock()
-	st, err := a.openStore(scope)
-	if err != nil {
-		return err
-	}
+	defer release()
 	where := a.storeDisplay(st.Path)
 	var unknown []string
 	for _, n := range names {

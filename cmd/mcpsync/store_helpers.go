@@ -46,6 +46,26 @@ func (a *App) locateStore(scope canonical.Scope) (string, canonical.Scope) {
 // at the repository root. A missing file is an empty store, created by the
 // first save. Diagnostics are printed; a store with errors is refused
 // (reportedError), so that nothing is ever written over a broken file.
+// openStoreLocked takes the state lock (not for a dry run) and opens the
+// store of scope, so that the lock is held from reading the store to its
+// last write; release lets the lock go.
+func (a *App) openStoreLocked(scope canonical.Scope, dryRun bool) (st *store.Store, release func(), err error) {
+	release = func() {}
+	if !dryRun {
+		lock, err := a.acquireLock()
+		if err != nil {
+			return nil, release, err
+		}
+		release = func() { lock.Unlock() }
+	}
+	st, err = a.openStore(scope)
+	if err != nil {
+		release()
+		return nil, func() {}, err
+	}
+	return st, release, nil
+}
+
 func (a *App) openStore(scope canonical.Scope) (*store.Store, error) {
 	path, sc := a.locateStore(scope)
 	st, ds := store.Load(path)
