@@ -61,6 +61,12 @@ func Parse(data []byte) (*Doc, error) {
 		return nil, err
 	}
 	d.lay, d.layErr = scan(data, d.base)
+	var se *SyntaxError
+	if errors.As(d.layErr, &se) {
+		// What BurntSushi/toml lets through but TOML (and Codex) refuse.
+		se.Line, se.Column = d.LineCol(se.offset + d.base)
+		return nil, se
+	}
 	return d, nil
 }
 

@@ -74,6 +74,10 @@ func scan(src []byte, base int) (lay *layout, err error) {
 		}
 	}()
 	lay = &layout{pos: map[string]int{}}
+	// inline holds the paths whose value is an inline table, by offset:
+	// TOML closes them, but BurntSushi/toml lets a later dotted key or
+	// header add to one, which Codex (and TOML) refuse.
+	inline := map[string]int{}
 	var p unstable.Parser
 	p.Reset(src[base:])
 	table, tableIdx := []string(nil), -1
@@ -84,6 +88,9 @@ func scan(src []byte, base int) (lay *layout, err error) {
 			parts, first, last := keyOf(e.Key(), base)
 			if first < 0 {
 				return nil, &LayoutError{Msg: "toml layout: table header without a key"}
+			}
+			if err := extendsInline(src, base, inline, parts, len(parts), first); err != nil {
+				return nil, err
 			}
 			h := &header{path: parts, array: e.Kind == unstable.ArrayTable}
 			h.start = max(lineStart(src, first), base)
@@ -99,6 +106,12 @@ func scan(src []byte, base int) (lay *layout, err error) {
 			kv.table = tableIdx
 			kv.start = max(lineStart(src, kv.pos), base)
 			kv.end = lineEnd(src, kv.vend)
+			if err := extendsInline(src, base, inline, kv.path, len(kv.path)-1, kv.pos); err != nil {
+				return nil, err
+			}
+			if kv.open != kv.closeOff {
+				inline[joinPath(kv.path)] = kv.pos
+			}
 			lay.kvs = append(lay.kvs, kv)
 			lay.defineKeyval(kv, table)
 		}
@@ -114,6 +127,21 @@ func scan(src []byte, base int) (lay *layout, err error) {
 	}
 	lay.finish(src)
 	return lay, nil
+}
+
+// extendsInline returns a *SyntaxError when one of the first n prefixes of
+// path is an inline table defined earlier: a dotted key or a header that
+// adds to it.
+func extendsInline(src []byte, base int, inline map[string]int, path []string, n, off int) error {
+	for i := 1; i <= n && i <= len(path); i++ {
+		if at, ok := inline[joinPath(path[:i])]; ok {
+			line := 1 + strings.Count(string(src[base:at]), "\n")
+			return &SyntaxError{offset: off - base, Msg: fmt.Sprintf(
+				"%s adds to the inline table %s of line %d, which TOML does not allow (Codex refuses the file); put the key inside its braces",
+				strings.Join(path, "."), strings.Join(path[:i], "."), line)}
+		}
+	}
+	return nil
 }
 
 // newKeyval reads a KeyValue node; for an inline-table value it reads the

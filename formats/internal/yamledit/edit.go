@@ -1,6 +1,7 @@
 package yamledit
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"reflect"
@@ -280,7 +281,9 @@ func (e *editor) editEntries(k, v *yaml.Node, entries []entry, want []Entry) {
 		if e.nameKey != "" {
 			empty = " []"
 		}
-		e.p.Insert(colon+1, empty)
+		// A tag or anchor of the value on a line of its own stays, and the
+		// empty collection follows it ("!t []"), not the colon.
+		e.p.Insert(contentEnd(d.src, colon+1, entries[0].start), empty)
 		return
 	}
 	insertAt, ind := e.lastEnd, e.lastInd
@@ -303,6 +306,32 @@ func (e *editor) editEntries(k, v *yaml.Node, entries []entry, want []Entry) {
 		}
 		e.insertLines(insertAt, strings.Repeat(" ", ind)+e.render(w, ind))
 	}
+}
+
+// contentEnd returns the offset after the last text in src[from:to] that
+// is neither blank nor a comment (a node's tag or anchor), or from when
+// there is none.
+func contentEnd(src []byte, from, to int) int {
+	at := from
+	for i := from; i < to; {
+		end := bytes.IndexByte(src[i:to], '\n')
+		if end < 0 {
+			end = to
+		} else {
+			end += i
+		}
+		line := src[i:end]
+		if c := bytes.Index(line, []byte(" #")); c >= 0 {
+			line = line[:c]
+		} else if t := bytes.TrimLeft(line, " \t"); len(t) > 0 && t[0] == '#' {
+			line = nil
+		}
+		if t := bytes.TrimRight(line, " \t\r"); len(bytes.TrimSpace(t)) > 0 {
+			at = i + len(t)
+		}
+		i = end + 1
+	}
+	return at
 }
 
 // render writes a whole entry at indentation ind, without the first line's
