@@ -261,6 +261,25 @@ func (s *scanner) overlaps(start, end int) bool {
 	return false
 }
 
+// gaps returns the parts of [start, end) that no finding covers.
+func (s *scanner) gaps(start, end int) [][2]int {
+	var out [][2]int
+	at := start
+	for _, f := range s.out { // in order of position
+		if f.End <= at || f.Start >= end {
+			continue
+		}
+		if f.Start > at {
+			out = append(out, [2]int{at, f.Start})
+		}
+		at = max(at, f.End)
+	}
+	if at < end {
+		out = append(out, [2]int{at, end})
+	}
+	return out
+}
+
 func (s *scanner) add(kind Kind, label, envVar string, start, end int) {
 	if start >= end || s.overlaps(start, end) {
 		return
@@ -345,8 +364,20 @@ func (s *scanner) piece(start, end int) {
 		for j < len(text) && runByte(text[j], pathLike) {
 			j++
 		}
-		if run := text[i:j]; HighEntropy(run) && !s.overlaps(start+i, start+j) {
-			s.add(KindHighEntropy, "random-looking value", "", start+i, start+j)
+		if !s.overlaps(start+i, start+j) {
+			if HighEntropy(text[i:j]) {
+				s.add(KindHighEntropy, "random-looking value", "", start+i, start+j)
+			}
+		} else {
+			// A run that holds another finding: what is left of it on
+			// either side may be random-looking on its own, and would be
+			// found once that finding is moved out (Extract must leave
+			// nothing behind).
+			for _, g := range s.gaps(start+i, start+j) {
+				if HighEntropy(s.value[g[0]:g[1]]) {
+					s.add(KindHighEntropy, "random-looking value", "", g[0], g[1])
+				}
+			}
 		}
 		i = j
 	}
