@@ -178,7 +178,7 @@ func parseRef(s string, d Dialect) (Segment, int) {
 			prefix string
 			kind   SegmentKind
 		}{{"secrets.", EnvRef}, {"inputs.", InputRef}} {
-			if name, ok := strings.CutPrefix(inner, p.prefix); ok && isVarName(name) {
+			if name, ok := strings.CutPrefix(inner, p.prefix); ok && IsVarName(name) {
 				return Segment{Kind: p.kind, Text: raw, Name: name, Foreign: d.Env != EnvContinue}, len(raw)
 			}
 		}
@@ -189,7 +189,7 @@ func parseRef(s string, d Dialect) (Segment, int) {
 			return Segment{}, 0
 		}
 		inner, raw := s[2:end], s[:end+1]
-		if name, ok := strings.CutPrefix(inner, "env:"); ok && isVarName(name) {
+		if name, ok := strings.CutPrefix(inner, "env:"); ok && IsVarName(name) {
 			return Segment{Kind: EnvRef, Text: raw, Name: name, Foreign: !d.native(EnvColon)}, len(raw)
 		}
 		if id, ok := strings.CutPrefix(inner, "input:"); ok && id != "" && !strings.ContainsAny(id, " \t") {
@@ -203,14 +203,14 @@ func parseRef(s string, d Dialect) (Segment, int) {
 		// A default holding "${" would be a nested reference, which no
 		// client expands; reading it as text up to the first "}" would
 		// swallow the inner reference, so the whole thing stays literal.
-		if !isVarName(name) || strings.Contains(def, "${") {
+		if !IsVarName(name) || strings.Contains(def, "${") {
 			return Segment{}, 0
 		}
 		return Segment{Kind: EnvRef, Text: raw, Name: name, Default: def, HasDefault: hasDef,
 			Foreign: !d.native(EnvDollar) || (hasDef && !d.Defaults)}, len(raw)
 	case strings.HasPrefix(s, "{env:"):
 		end := strings.IndexByte(s, '}')
-		if end < 0 || !isVarName(s[5:end]) {
+		if end < 0 || !IsVarName(s[5:end]) {
 			return Segment{}, 0
 		}
 		return Segment{Kind: EnvRef, Text: s[:end+1], Name: s[5:end], Foreign: !d.native(EnvBrace)}, end + 1
@@ -227,7 +227,9 @@ func parseRef(s string, d Dialect) (Segment, int) {
 	return Segment{}, 0
 }
 
-func isVarName(s string) bool {
+// IsVarName reports whether s can name an environment variable in a
+// reference: a letter or underscore, then letters, digits, underscores.
+func IsVarName(s string) bool {
 	if s == "" {
 		return false
 	}

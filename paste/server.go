@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -180,11 +179,12 @@ func (r *serverReader) warnAt(p canonical.Pos, field, detail, format string, arg
 
 // exampleValues replaces, when the caller asked for it, the example values
 // a README puts where a secret goes ("YOUR_API_KEY", "<token>", "Bearer
-// your-token-here") by a reference to an environment variable, named by
-// varName after the key: storing the example would hand every client a
-// value that cannot work, and look like a credential besides.
-// A header's scheme ("Bearer ") stays in front of the reference.
-func (r *serverReader) exampleValues(m *member, values map[string]string, varName func(key string) string, header bool) {
+// your-token-here") by a reference to an environment variable: storing the
+// example would hand every client a value that cannot work, and look like a
+// credential besides. An env key names its variable; a header's variable is
+// named after the server and the header (Authorization: SERVER_TOKEN), and
+// its scheme ("Bearer ") stays in front of the reference.
+func (r *serverReader) exampleValues(m *member, values map[string]string, header bool) {
 	if !r.examples {
 		return
 	}
@@ -201,8 +201,15 @@ func (r *serverReader) exampleValues(m *member, values map[string]string, varNam
 		if !secrets.IsExample(cred) {
 			continue
 		}
-		name := varName(sub.key)
-		if !envNameRE.MatchString(name) {
+		name := sub.key // an env key names its variable; a header, the server's and its own
+		if header {
+			word := sub.key
+			if strings.EqualFold(word, "authorization") {
+				word = "token"
+			}
+			name = secrets.VarName(r.e.name + "_" + word)
+		}
+		if !canonical.IsVarName(name) {
 			continue
 		}
 		ref := "${" + name + "}"
@@ -217,22 +224,6 @@ func (r *serverReader) exampleValues(m *member, values map[string]string, varNam
 		r.warnAt(sub.val.pos, m.key+"."+sub.key, "set "+name+" in the environment your clients start from, or edit the server to give the value",
 			"%s %s holds an example value, not a real one; stored as %s", what, sub.key, ref)
 	}
-}
-
-var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-
-// envWord turns a label (a server name, a header) into the words of an
-// environment variable name: "x-api-key" is X_API_KEY.
-func envWord(s string) string {
-	var b strings.Builder
-	for _, c := range strings.ToUpper(s) {
-		if c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
-			b.WriteRune(c)
-		} else if b.Len() > 0 && !strings.HasSuffix(b.String(), "_") {
-			b.WriteByte('_')
-		}
-	}
-	return strings.TrimSuffix(b.String(), "_")
 }
 
 // readServer turns one entry into a canonical server. skip is true for an
@@ -316,7 +307,7 @@ func (r *serverReader) member(m *member) {
 		}
 	case "env", "environment", "envs":
 		if env, ok := r.strMap(m); ok {
-			r.exampleValues(m, env, func(key string) string { return key }, false)
+			r.exampleValues(m, env, false)
 			r.srv.Env = mergeMap(r.srv.Env, env)
 		}
 	case "env_vars": // Codex: forward these variables from the parent environment
@@ -345,12 +336,7 @@ func (r *serverReader) member(m *member) {
 		r.srv.URL = r.tmpl(s, m)
 	case "headers", "http_headers":
 		if h, ok := r.strMap(m); ok {
-			r.exampleValues(m, h, func(key string) string {
-				if strings.EqualFold(key, "authorization") {
-					key = "token"
-				}
-				return envWord(r.e.name) + "_" + envWord(key)
-			}, true)
+			r.exampleValues(m, h, true)
 			r.srv.Headers = mergeMap(r.srv.Headers, h)
 		}
 	case "env_http_headers": // Codex: header name -> environment variable

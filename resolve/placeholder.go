@@ -388,10 +388,6 @@ func (f *fixer) pathName(p, fallback string) string {
 	return strings.Join(keep, "_")
 }
 
-// pathToRE matches the example paths of READMEs (/path/to/dir,
-// /Users/username/...).
-var pathToRE = regexp.MustCompile(`(?i)(^|[/\\])path[/\\]to([/\\]|$)|/users/username|/home/username|/home/user/|/users/you/`)
-
 // isPlaceholder reports text that stands for a value the user must give:
 // <token>, YOUR_API_KEY, your-token, /path/to/dir, ntn_****, sk-..., xxxx.
 func isPlaceholder(s string) bool { return secrets.IsExample(s) }
@@ -400,7 +396,7 @@ func isPlaceholder(s string) bool { return secrets.IsExample(s) }
 func isPathLike(s string) bool {
 	s = strings.Trim(s, "<>")
 	return strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~/") || strings.HasPrefix(s, "./") ||
-		pathToRE.MatchString(s) || strings.Count(s, "/") >= 2 && !strings.Contains(s, "://") ||
+		secrets.IsExamplePath(s) || strings.Count(s, "/") >= 2 && !strings.Contains(s, "://") ||
 		strings.Contains(strings.ToLower(s), "path") || strings.Contains(strings.ToLower(s), "dir")
 }
 
@@ -410,7 +406,7 @@ var systemDirs = []string{"/tmp", "/etc", "/var", "/usr", "/opt", "/dev", "/proc
 // isHostPath reports an absolute path that only makes sense on the README
 // author's machine: anything but the system directories.
 func isHostPath(s string) bool {
-	if pathToRE.MatchString(s) || strings.HasPrefix(s, "~/") || strings.HasPrefix(s, "$HOME") {
+	if secrets.IsExamplePath(s) || strings.HasPrefix(s, "~/") || strings.HasPrefix(s, "$HOME") {
 		return true
 	}
 	if !strings.HasPrefix(s, "/") || strings.HasPrefix(s, "//") {

@@ -48,7 +48,7 @@ func functions() map[string]function.Function {
 			Type:        function.StaticReturnType(cty.String),
 			Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 				name := args[0].AsString()
-				if !isVarName(name) {
+				if !canonical.IsVarName(name) {
 					return cty.NilVal, function.NewArgErrorf(0, "%q is not an environment variable name: use letters, digits and _, not starting with a digit", name)
 				}
 				switch len(args) {
@@ -86,17 +86,4 @@ func functions() map[string]function.Function {
 		})
 	}
 	return fns
-}
-
-func isVarName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || i > 0 && c >= '0' && c <= '9') {
-			return false
-		}
-	}
-	return true
 }

@@ -199,7 +199,7 @@ func (a *App) existingScopeFile(ad formats.Adapter, scope canonical.Scope) *form
 		if loc.Scope == scope || loc.ReadOnly || loc.Scope == canonical.ScopeLocal {
 			continue
 		}
-		if _, err := os.Stat(loc.Path); err == nil {
+		if exists(loc.Path) {
 			return &loc
 		}
 	}
@@ -519,19 +519,20 @@ func (a *App) recordImport(st *store.Store, client string, puts []canonical.Serv
 	for _, srv := range puts {
 		db.SetBase(st.Path, srv.Name, state.NewEntry("", srv, now))
 	}
-	adopted := 0
+	changed := len(puts) > 0
 	for _, o := range outcomes {
 		switch o.Action {
 		case "added", "updated", "unchanged", "kept-store":
 		default:
 			continue
 		}
-		if file != "" || ex.original[o.Name].Name != "" {
+		if _, extracted := ex.original[o.Name]; file != "" || extracted {
 			continue
 		}
 		if db.Base(st.Path, o.Name) == nil {
 			if srv, ok := st.Servers.Get(o.Name); ok {
 				db.SetBase(st.Path, o.Name, state.NewEntry("", srv, now))
+				changed = true
 			}
 		}
 		in, ok := incoming.Get(o.Name)
@@ -547,11 +548,11 @@ func (a *App) recordImport(st *store.Store, client string, puts []canonical.Serv
 				break // already mcpsync's, as it is
 			}
 			db.SetManaged(loc.Path, section, o.Name, state.NewEntry(client, in, now))
-			adopted++
+			changed = true
 			break
 		}
 	}
-	if len(puts) == 0 && adopted == 0 {
+	if !changed {
 		return nil
 	}
 	return db.Save()

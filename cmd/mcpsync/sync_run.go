@@ -254,14 +254,17 @@ func serverJSON(srv *canonical.Server) []byte {
 	return append(data, '\n')
 }
 
-func joinAnd(names []string) string {
+func joinAnd(names []string) string { return joinWith(names, "and") }
+
+// joinWith lists names for a sentence: "a", "a and b", "a, b or c".
+func joinWith(names []string, conj string) string {
 	switch len(names) {
 	case 0:
 		return ""
 	case 1:
 		return names[0]
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	return strings.Join(names[:len(names)-1], ", ") + " " + conj + " " + names[len(names)-1]
 }
 
 // shellWord quotes a server name for a command line when it needs it.

@@ -482,11 +482,7 @@ func (a *App) printRestartNote(p *emitters.Plan) {
 	if len(names) == 0 {
 		return
 	}
-	list := joinAnd(names)
-	if len(names) > 1 {
-		list = strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
-	}
-	fmt.Fprintf(a.Stderr, "note: if %s is running, restart it (or reload its MCP servers) to use the change\n", list)
+	fmt.Fprintf(a.Stderr, "note: if %s is running, restart it (or reload its MCP servers) to use the change\n", joinWith(names, "or"))
 }
 
 // readInput reads FILE, or stdin for "-" or no argument.

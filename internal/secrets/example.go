@@ -13,6 +13,10 @@ var (
 	hereWordRE  = regexp.MustCompile(`(?i)(^|_)(HERE|PLACEHOLDER)(_|$)`)
 )
 
+// IsExamplePath reports the example paths of READMEs: /path/to/dir,
+// /Users/username/...
+func IsExamplePath(s string) bool { return examplePath.MatchString(s) }
+
 // IsExample reports text that documentation puts where the user must give
 // a value of their own: <token>, YOUR_API_KEY, your-token, /path/to/dir,
 // ntn_****, sk-..., xxxx. It is stricter than what Scan passes over as a

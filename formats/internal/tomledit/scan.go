@@ -109,7 +109,7 @@ func scan(src []byte, base int) (lay *layout, err error) {
 			if err := extendsInline(src, base, inline, kv.path, len(kv.path)-1, kv.pos); err != nil {
 				return nil, err
 			}
-			if kv.open != kv.closeOff {
+			if kv.open > 0 { // its value is an inline table
 				inline[joinPath(kv.path)] = kv.pos
 			}
 			lay.kvs = append(lay.kvs, kv)

@@ -121,6 +121,8 @@ GOOSE_TELEMETRY_ENABLED: false
 		{"BOM", "\xef\xbb\xbfextensions:\n  a:\n    cmd: x\n", []Entry{{"a", Map{{"cmd", "y"}}}}, "\xef\xbb\xbfextensions:\n  a:\n    cmd: y\n"},
 		{"four-space indentation", "extensions:\n    a:\n        cmd: x\n", []Entry{{"a", Map{{"cmd", "x"}}}, {"b", Map{{"cmd", "y"}, {"envs", Map{{"K", "v"}}}}}},
 			"extensions:\n    a:\n        cmd: x\n    b:\n        cmd: y\n        envs:\n            K: v\n"},
+		{"remove all under a tag on its own line", "extensions:\n  !!map # mine\n  a:\n    cmd: x\nx: 1\n", nil,
+			"extensions:\n  !!map {} # mine\nx: 1\n"},
 		{"a multi-line value is written anew", "extensions:\n  a:\n    description: |\n      two\n      lines\n    cmd: x\n",
 			[]Entry{{"a", Map{{"description", "one"}, {"cmd", "x"}}}}, "extensions:\n  a:\n    description: one\n    cmd: x\n"},
 	})
@@ -164,6 +166,7 @@ func TestEditList(t *testing.T) {
 		{"compact list", "mcpServers:\n- name: a\n  command: x\n", []Entry{{"a", Map{{"name", "a"}, {"command", "x"}}}, {"b", Map{{"name", "b"}, {"args", []any{"1"}}}}},
 			"mcpServers:\n- name: a\n  command: x\n- name: b\n  args:\n  - \"1\"\n"},
 		{"remove all", continueFile, nil, "name: my-mcp\nversion: 0.0.1\nschema: v1\nmcpServers: []\n"},
+		{"remove all under a tag on its own line", "mcpServers:\n  !!seq\n  - name: a\n    command: x\n", nil, "mcpServers:\n  !!seq []\n"},
 		{"empty flow list", "mcpServers: []\n", []Entry{{"a", Map{{"name", "a"}, {"command", "x"}}}}, "mcpServers:\n  - name: a\n    command: x\n"},
 		{"unnamed items stay, new items go after them", "mcpServers:\n  - name: a\n    command: x\n  - uses: owner/block # hub\n",
 			[]Entry{{"b", Map{{"name", "b"}, {"command", "y"}}}},
