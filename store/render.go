@@ -185,9 +185,12 @@ func strExpr(s string) string {
 			continue
 		}
 		lit := escapeTemplate(seg.Text)
-		// "$" right before an interpolation would read as the "$${" escape.
-		if strings.HasSuffix(lit, "$") && i+1 < len(t) {
-			lit = lit[:len(lit)-1] + `${"$"}`
+		// A "$" right before an interpolation would read as the "$${"
+		// escape; so would the one before it once that one is written
+		// ${"$"}: every "$" of the run is written so.
+		if i+1 < len(t) {
+			run := len(lit) - len(strings.TrimRight(lit, "$"))
+			lit = lit[:len(lit)-run] + strings.Repeat(`${"$"}`, run)
 		}
 		b.WriteString(lit)
 	}
