@@ -149,6 +149,9 @@ func ParseInput(s string) (Input, error) {
 	}
 	if m := ownerRepoRE.FindStringSubmatch(s); m != nil {
 		in.Kind, in.Owner, in.Repo = KindGitHub, m[1], strings.TrimSuffix(m[2], ".git")
+		if in.Repo == "" {
+			return in, fmt.Errorf("%q does not name a repository: give owner/repo", in.Raw)
+		}
 		return in, nil
 	}
 	return in, fmt.Errorf("cannot tell what %q names: %s", s, inputHelp)
