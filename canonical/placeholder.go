@@ -192,7 +192,8 @@ func parseRef(s string, d Dialect) (Segment, int) {
 		if name, ok := strings.CutPrefix(inner, "env:"); ok && IsVarName(name) {
 			return Segment{Kind: EnvRef, Text: raw, Name: name, Foreign: !d.native(EnvColon)}, len(raw)
 		}
-		if id, ok := strings.CutPrefix(inner, "input:"); ok && id != "" && !strings.ContainsAny(id, " \t") {
+		// An id never holds "${": "${input:${A}" is text before a reference.
+		if id, ok := strings.CutPrefix(inner, "input:"); ok && id != "" && !strings.ContainsAny(id, " \t${") {
 			return Segment{Kind: InputRef, Text: raw, Name: id, Foreign: !d.Inputs}, len(raw)
 		}
 		if b, ok := builtinNames[inner]; ok {
