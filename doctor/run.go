@@ -65,7 +65,7 @@ func Run(o Options) *Report {
 		if len(o.Clients) > 0 && !slices.Contains(o.Clients, ad.ID()) {
 			continue
 		}
-		for i, loc := range ad.Locations(o.Env) {
+		for i, loc := range formats.Locate(ad, o.Env) {
 			if len(o.Scopes) > 0 && !slices.Contains(o.Scopes, loc.Scope) {
 				continue
 			}

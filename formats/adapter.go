@@ -49,6 +49,11 @@ type Env struct {
 	// Getenv reads variables that move client files ($CODEX_HOME,
 	// $XDG_CONFIG_HOME, $APPDATA, ...). Nil reads nothing.
 	Getenv func(string) string
+	// Files moves clients' user-scope files, by client id: the file
+	// attribute of a client block in the user's store, for a machine that
+	// keeps a client somewhere else (VS Code Remote, WSL, a portable
+	// install). Paths are absolute. Locate applies them.
+	Files map[string]string
 }
 
 // Get returns the variable, or "" when Getenv is nil or it is unset.
@@ -285,4 +290,43 @@ var aliases = map[string]string{
 	"qwen-code":      "qwen",
 	"copilot-cli":    "copilot",
 	"roo-code":       "roo",
+}
+
+// Locate returns the client's locations on env's machine, with its
+// user-scope file moved where env.Files says. Every command finds client
+// files through Locate, never through Adapter.Locations, so that a moved
+// file is read and written in the same place by all of them.
+//
+// The writable user-scope location takes the new path, and so does any
+// other location in the same file (Claude Code's local scope lives in
+// ~/.claude.json); the client's other user-scope locations (legacy files
+// read for import) are left out: the user has said where this client's file
+// is. A client without a writable user-scope file is not moved.
+func Locate(a Adapter, env Env) []Location {
+	locs := a.Locations(env)
+	path := env.Files[a.ID()]
+	if path == "" {
+		return locs
+	}
+	old := ""
+	for _, l := range locs {
+		if l.Scope == canonical.ScopeUser && !l.ReadOnly {
+			old = l.Path
+			break
+		}
+	}
+	if old == "" {
+		return locs
+	}
+	out := make([]Location, 0, len(locs))
+	for _, l := range locs {
+		switch {
+		case l.Path == old:
+			l.Path, l.Note = path, "file set in mcpsync.hcl"
+		case l.Scope == canonical.ScopeUser:
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
 }

@@ -246,9 +246,11 @@ func (s *Store) editClientBlock(b clientBlock, want ClientRule) (edits []edit, r
 // several lines, a comment there kept on a line of its own.
 func (s *Store) editOneLineClient(b clientBlock, want ClientRule) []edit {
 	blk := b.syntax
-	var attr *hclsyntax.Attribute
+	var attr *hclsyntax.Attribute // the include or exclude list; a file attribute stays as it is
 	for _, a := range blk.Body.Attributes {
-		attr = a
+		if isRuleAttr(a.Name) {
+			attr = a
+		}
 	}
 	wantsOnly := func(name string) bool {
 		return name == "include" && len(want.Exclude) == 0 && len(want.Include) > 0 ||
@@ -282,6 +284,10 @@ func (s *Store) editOneLineClient(b clientBlock, want ClientRule) []edit {
 	return []edit{{blk.OpenBraceRange.Start.Byte, blk.CloseBraceRange.End.Byte, text.String()}}
 }
 
+// isRuleAttr reports whether a client block attribute is one of the lists
+// mcpsync edits; file is the user's alone.
+func isRuleAttr(name string) bool { return name == "include" || name == "exclude" }
+
 // onlyRules reports whether the block holds nothing but its include and
 // exclude attributes (and the comments on their lines), so that removing
 // them leaves it empty.
@@ -291,6 +297,9 @@ func (s *Store) onlyRules(blk *hclsyntax.Block) bool {
 	type span struct{ start, end int }
 	var spans []span
 	for _, a := range blk.Body.Attributes {
+		if !isRuleAttr(a.Name) {
+			return false
+		}
 		end := a.SrcRange.End.Byte
 		if !oneLine {
 			end = lineEnd(s.src, end) // a comment after the list goes with it

@@ -108,6 +108,18 @@ func TestSetClientRuleEdits(t *testing.T) {
 		rule: ClientRule{Exclude: []string{"server-one", "server-two", "server-three", "server-four", "server-five"}},
 		want: "client \"c\" {\n  exclude = [\n    \"server-one\",\n    \"server-two\",\n    \"server-three\",\n    \"server-four\",\n    \"server-five\",\n  ]\n}\n",
 	}, {
+		name: "an emptied block with a file keeps the file", src: "client \"c\" {\n  file    = \"/x/mcp.json\"\n  exclude = [\"a\"]\n}\n",
+		client: "c", rule: ClientRule{},
+		want: "client \"c\" {\n  file    = \"/x/mcp.json\"\n}\n",
+	}, {
+		name: "a list added to a block that has only a file", src: "client \"c\" {\n  file = \"~/mcp.json\"\n}\n", client: "c",
+		rule: ClientRule{Exclude: []string{"a"}},
+		want: "client \"c\" {\n  file = \"~/mcp.json\"\n  exclude = [\"a\"]\n}\n",
+	}, {
+		name: "a one-line block with a file grows and keeps it", src: "client \"c\" { file = \"~/m.json\" }\n", client: "c",
+		rule: ClientRule{Exclude: []string{"a"}},
+		want: "client \"c\" {\n  file = \"~/m.json\"\n  exclude = [\"a\"]\n}\n",
+	}, {
 		name: "a name is never a reference", src: "", client: "c", rule: ClientRule{Exclude: []string{"${X}"}},
 		want: "client \"c\" {\n  exclude = [\"$${X}\"]\n}\n",
 	}}
@@ -403,6 +415,35 @@ func BenchmarkClientRuleBytes1000(b *testing.B) {
 		s.SetClientRule("cursor", rules[i%2])
 		if len(s.Bytes()) == 0 {
 			b.Fatal("empty")
+		}
+	}
+}
+
+// TestClientFile reads the file attribute of client blocks, and refuses a
+// path that is relative or holds a reference, at the value's position.
+func TestClientFile(t *testing.T) {
+	s := mustParse(t, "client \"vscode\" {\n  file = \"~/.vscode-server/data/User/mcp.json\"\n}\n\nclient \"claude-desktop\" {\n  file    = \"/mnt/c/Users/me/AppData/Roaming/Claude/claude_desktop_config.json\"\n  exclude = []\n}\n")
+	want := map[string]string{"vscode": "~/.vscode-server/data/User/mcp.json", "claude-desktop": "/mnt/c/Users/me/AppData/Roaming/Claude/claude_desktop_config.json"}
+	if len(s.ClientFiles) != len(want) {
+		t.Fatalf("ClientFiles = %+v, want %v", s.ClientFiles, want)
+	}
+	for id, path := range want {
+		if got := s.ClientFiles[id]; got.Path != path || got.Pos.Line == 0 {
+			t.Errorf("ClientFiles[%s] = %+v, want %s with a position", id, got, path)
+		}
+	}
+	for _, c := range []struct{ src, want string }{
+		{"client \"c\" {\n  file = \"mcp.json\"\n}\n", "store.hcl:2:10: error: client \"c\": file \"mcp.json\" must be an absolute path or start with ~/"},
+		{"client \"c\" {\n  file = \"${env(\"HOME\")}/m.json\"\n}\n", "store.hcl:2:10: error: client \"c\": file is a plain path, not a reference"},
+		{"client \"c\" {\n  file = 3\n}\n", "store.hcl:2:"},
+		{"client \"c\" {\n  path = \"/x\"\n}\n", "store.hcl:2:3: error: Unsupported argument"},
+	} {
+		st, ds := Parse("store.hcl", []byte(c.src))
+		if !ds.HasErrors() || !strings.Contains(ds.Err().Error(), c.want) {
+			t.Errorf("%q: diagnostics %v, want %q", c.src, ds, c.want)
+		}
+		if len(st.ClientFiles) != 0 {
+			t.Errorf("%q: ClientFiles = %+v, want none", c.src, st.ClientFiles)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -38,7 +39,7 @@ var oauthSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "redirect_uri"}, {Name: "auth_server_metadata_url"}, {Name: "resource"},
 }}
 
-var clientSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "include"}, {Name: "exclude"}}}
+var clientSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "include"}, {Name: "exclude"}, {Name: "file"}}}
 
 var resolverSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "command", Required: true}, {Name: "timeout"}}}
 
@@ -126,7 +127,11 @@ func decodeFile(s *Store, src []byte) canonical.Diagnostics {
 			if dup("client", name, blk.DefRange) {
 				continue
 			}
-			s.Clients[name] = d.client(blk)
+			rule, file := d.client(blk)
+			s.Clients[name] = rule
+			if file.Path != "" {
+				s.ClientFiles[name] = file
+			}
 		case "resolver":
 			if !dup("resolver", name, blk.DefRange) {
 				s.Resolvers = append(s.Resolvers, d.resolver(blk))
@@ -257,14 +262,30 @@ func (d *decoder) setExtra(srv *canonical.Server, client, key string, v cty.Valu
 	srv.SetExtra(client, key, json.RawMessage(raw))
 }
 
-func (d *decoder) client(blk *hcl.Block) ClientRule {
+func (d *decoder) client(blk *hcl.Block) (ClientRule, ClientFile) {
 	content, diags := blk.Body.Content(clientSchema)
 	d.hcl(diags)
-	return ClientRule{
+	rule := ClientRule{
 		Include: d.strList(content.Attributes["include"], ""),
 		Exclude: d.strList(content.Attributes["exclude"], ""),
 		Pos:     d.pos(&blk.LabelRanges[0]),
 	}
+	var file ClientFile
+	if at := content.Attributes["file"]; at != nil {
+		path := d.str(at, "")
+		switch {
+		case path == "" && d.diags.HasErrors():
+		case strings.Contains(path, "${"):
+			d.errorAt(at.Expr.Range(), "", "file", "write the path itself; ~/ stands for your home directory",
+				"client %q: file is a plain path, not a reference", blk.Labels[0])
+		case !strings.HasPrefix(path, "~/") && !filepath.IsAbs(path):
+			d.errorAt(at.Expr.Range(), "", "file", `for example file = "~/.vscode-server/data/User/mcp.json"`,
+				"client %q: file %q must be an absolute path or start with ~/", blk.Labels[0], path)
+		default:
+			file = ClientFile{Path: path, Pos: d.pos(&at.NameRange)}
+		}
+	}
+	return rule, file
 }
 
 func (d *decoder) resolver(blk *hcl.Block) Resolver {

@@ -34,6 +34,10 @@ type Store struct {
 	Servers canonical.Set
 	// Clients holds the client "NAME" rules, by client id.
 	Clients map[string]ClientRule
+	// ClientFiles holds the file attributes of client blocks, by client id:
+	// where this machine keeps that client's user-scope file. mcpsync reads
+	// them and never writes them.
+	ClientFiles map[string]ClientFile
 	// Resolvers and Sources are parsed and exposed for the GitHub resolver
 	// and team sources; the store only keeps them.
 	Resolvers []Resolver
@@ -50,6 +54,15 @@ type ClientRule struct {
 	Include []string      `json:"include,omitempty"`
 	Exclude []string      `json:"exclude,omitempty"`
 	Pos     canonical.Pos `json:"pos,omitzero"`
+}
+
+// ClientFile is the file attribute of a client "NAME" block: the client's
+// user-scope file when it is not where the client keeps it by default (VS
+// Code Remote's ~/.vscode-server, Claude Desktop's file seen from WSL, a
+// portable install). Path is absolute or starts with ~/.
+type ClientFile struct {
+	Path string        `json:"path"`
+	Pos  canonical.Pos `json:"pos,omitzero"`
 }
 
 // Resolver is a resolver "NAME" block: an external command the GitHub
@@ -102,7 +115,7 @@ func Load(path string) (*Store, canonical.Diagnostics) {
 }
 
 func newStore(path string) *Store {
-	return &Store{Path: path, Scope: canonical.ScopeUser, Clients: map[string]ClientRule{}, blocks: map[string]*serverBlock{}}
+	return &Store{Path: path, Scope: canonical.ScopeUser, Clients: map[string]ClientRule{}, ClientFiles: map[string]ClientFile{}, blocks: map[string]*serverBlock{}}
 }
 
 // Parse reads a store from src; filename is used in diagnostics. Every

@@ -84,7 +84,7 @@ func (a *App) describeClients(reg *formats.Registry, env formats.Env) []clientJS
 	var out []clientJSON
 	for _, ad := range reg.All() {
 		c := clientJSON{ID: ad.ID(), Name: ad.DisplayName(), Origin: reg.Origin(ad.ID()), Capabilities: ad.Capabilities()}
-		for _, loc := range ad.Locations(env) {
+		for _, loc := range formats.Locate(ad, env) {
 			l := locationJSON{Location: loc}
 			if data, err := os.ReadFile(loc.Path); err == nil {
 				l.Exists = true

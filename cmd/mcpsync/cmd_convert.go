@@ -99,7 +99,7 @@ func (a *App) convertCommand() *cli.Command {
 // shapeLocation picks the location whose shape a conversion uses: the
 // client's first location of the scope, else its first writable one.
 func shapeLocation(ad formats.Adapter, env formats.Env, scope canonical.Scope) formats.Location {
-	locs := ad.Locations(env)
+	locs := formats.Locate(ad, env)
 	for _, l := range locs {
 		if l.Scope == scope && (scope != canonical.ScopeLocal || l.Project == env.ProjectDir) {
 			return l

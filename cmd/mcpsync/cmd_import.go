@@ -135,7 +135,7 @@ func (a *App) clientLocations(ad formats.Adapter, scope canonical.Scope, file st
 		}
 		locs = append(locs, loc)
 	} else {
-		for _, loc := range ad.Locations(env) {
+		for _, loc := range formats.Locate(ad, env) {
 			if loc.Scope == scope && (scope != canonical.ScopeLocal || loc.Project == env.ProjectDir) {
 				locs = append(locs, loc)
 			}
@@ -195,7 +195,7 @@ func (a *App) readLocations(ad formats.Adapter, scope canonical.Scope, file stri
 // probably meant (a project's .cursor/mcp.json when ~/.cursor has none).
 func (a *App) existingScopeFile(ad formats.Adapter, scope canonical.Scope) *formats.Location {
 	env := a.formatsEnv(a.GOOS)
-	for _, loc := range ad.Locations(env) {
+	for _, loc := range formats.Locate(ad, env) {
 		if loc.Scope == scope || loc.ReadOnly || loc.Scope == canonical.ScopeLocal {
 			continue
 		}

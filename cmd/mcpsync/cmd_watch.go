@@ -100,7 +100,7 @@ func (a *App) watchPaths(reg *formats.Registry, o watchOptions) ([]string, error
 	}
 	env := a.formatsEnv(a.GOOS)
 	for _, ad := range adapters {
-		for _, loc := range ad.Locations(env) {
+		for _, loc := range formats.Locate(ad, env) {
 			if loc.Scope == o.req.scope && !slices.Contains(paths, loc.Path) {
 				paths = append(paths, loc.Path)
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mcpsync/mcpsync/canonical"
@@ -70,6 +71,9 @@ func (a *App) openStore(scope canonical.Scope) (*store.Store, error) {
 	path, sc := a.locateStore(scope)
 	st, ds := store.Load(path)
 	st.Scope = sc
+	if sc == canonical.ScopeProject {
+		ds = append(ds, projectClientFiles(st)...)
+	}
 	if len(ds) > 0 {
 		a.printDiagnostics(ds)
 	}
@@ -121,4 +125,22 @@ func (a *App) completeServerNames(ctx context.Context, cmd *cli.Command) {
 	for _, n := range st.Servers.Names() {
 		fmt.Fprintln(a.Stdout, n)
 	}
+}
+
+// projectClientFiles warns about file attributes in a project's store: a
+// repository may not send writes to another file on the user's machine, so
+// only the user's own store moves a client's file.
+func projectClientFiles(st *store.Store) canonical.Diagnostics {
+	ids := make([]string, 0, len(st.ClientFiles))
+	for id := range st.ClientFiles {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	var ds canonical.Diagnostics
+	for _, id := range ids {
+		d := canonical.Warnf("client %q: file is not used in a project's mcpsync.hcl", id)
+		d.Detail = "only your own store (" + filepath.Join("$XDG_CONFIG_HOME", "mcpsync", store.FileName) + ") moves a client's file"
+		ds = append(ds, d.At(st.ClientFiles[id].Pos))
+	}
+	return ds
 }

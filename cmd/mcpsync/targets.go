@@ -21,6 +21,7 @@ import (
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/formats/all"
 	"github.com/mcpsync/mcpsync/internal/xdg"
+	"github.com/mcpsync/mcpsync/store"
 	"github.com/urfave/cli/v3"
 )
 
@@ -44,7 +45,34 @@ func (a *App) registry() *formats.Registry {
 
 // formatsEnv describes this machine (or the one --os names) to the adapters.
 func (a *App) formatsEnv(goos string) formats.Env {
-	return formats.Env{Home: a.Dirs.Home, ProjectDir: a.projectRoot(), OS: goos, Getenv: a.Getenv}
+	env := formats.Env{Home: a.Dirs.Home, ProjectDir: a.projectRoot(), OS: goos, Getenv: a.Getenv}
+	if goos == a.GOOS {
+		env.Files = a.movedClientFiles()
+	}
+	return env
+}
+
+// movedClientFiles reads the file attributes of the client blocks in the
+// user's store (or --store): where this machine keeps a client's user-scope
+// file when it is not the default. Only the user's own store moves files; a
+// project's mcpsync.hcl comes with a repository and may not send writes
+// elsewhere. A store that does not load moves nothing here: every command
+// that writes loads it itself and refuses it with its diagnostics.
+func (a *App) movedClientFiles() map[string]string {
+	path, _ := a.locateStore(canonical.ScopeUser)
+	st, ds := store.Load(path)
+	if ds.HasErrors() || len(st.ClientFiles) == 0 {
+		return nil
+	}
+	files := make(map[string]string, len(st.ClientFiles))
+	for id, f := range st.ClientFiles {
+		p := f.Path
+		if rest, ok := strings.CutPrefix(p, "~/"); ok {
+			p = filepath.Join(a.Dirs.Home, rest)
+		}
+		files[id] = filepath.Clean(p)
+	}
+	return files
 }
 
 // osFlag is --os: which machine's paths and Windows wrapping to use.
@@ -144,7 +172,7 @@ func exportTargets(adapters []formats.Adapter, env formats.Env, scope canonical.
 	var targets []emitters.Target
 	var skipped []skipNote
 	for _, ad := range adapters {
-		locs := ad.Locations(env)
+		locs := formats.Locate(ad, env)
 		if chooser, ok := ad.(formats.FileChooser); ok {
 			locs = chooser.ChooseFiles(locs, exists)
 		}
