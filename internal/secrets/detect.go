@@ -585,7 +585,23 @@ func placeholder(v string) bool {
 			return true
 		}
 	}
-	return lowVariety(v)
+	return lowVariety(v) || varNameShaped(v)
+}
+
+// varNameShaped reports whether v is spelled like an environment variable's
+// name (GITHUB_TOKEN, PI_API_KEY): upper case, digits and at least one
+// underscore. Documentation writes "Bearer GITHUB_TOKEN" for "put the token
+// here"; a generated credential is not spelled that way.
+func varNameShaped(v string) bool {
+	if len(v) < 3 || v[0] < 'A' || v[0] > 'Z' || !strings.Contains(v, "_") {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // placeholderToken is placeholder for a value in a provider's format: only
