@@ -54,6 +54,9 @@ const (
 	// LeftoverTempFile: a temporary file a killed mcpsync left next to a
 	// client file (the next write removes it).
 	LeftoverTempFile Kind = "leftover_temp_file"
+	// UnknownClient: a client block of the store names no client mcpsync
+	// knows, or an alias: its rule and file apply to nothing.
+	UnknownClient Kind = "unknown_client"
 )
 
 // Severity says how bad a finding is. Errors make doctor exit 1.

@@ -114,6 +114,7 @@ func Run(o Options) *Report {
 		}
 		if st := checkStore(r, sf, o.LookupEnv); st != nil {
 			stores[sf.Scope] = st
+			r.Findings = append(r.Findings, checkClientBlocks(st, sf, o.Registry)...)
 		}
 	}
 	r.Findings = append(r.Findings, duplicates(entries)...)
@@ -210,6 +211,39 @@ func checkStore(r *Report, sf StoreFile, lookup func(string) (string, bool)) *st
 		r.Findings = append(r.Findings, f)
 	}
 	return st
+}
+
+// checkClientBlocks reports client blocks that apply to nothing: rules and
+// files are matched by client id, so a typo or an alias ("claude" for
+// claude-code) silently sends every server to the client it meant.
+func checkClientBlocks(st *store.Store, sf StoreFile, reg *formats.Registry) []Finding {
+	if reg == nil {
+		return nil
+	}
+	names := make([]string, 0, len(st.Clients))
+	for name := range st.Clients {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	var out []Finding
+	for _, name := range names {
+		ad, err := reg.Lookup(name)
+		if err == nil && ad.ID() == name {
+			continue
+		}
+		f := Finding{Severity: SevWarning, Kind: UnknownClient, Client: "store", Scope: sf.Scope, File: sf.Path,
+			Line: st.Clients[name].Pos.Line, Column: st.Clients[name].Pos.Column}
+		if err == nil {
+			f.Message = fmt.Sprintf("client %q is another name for %s: its block applies to no client", name, ad.ID())
+			f.Fix = fmt.Sprintf("write client %q: blocks are matched by client id", ad.ID())
+		} else {
+			// "unknown client "x" (did you mean "y"?)", without the list of every id
+			f.Message = strings.SplitN(err.Error(), "; ", 2)[0] + ": its block applies to no client"
+			f.Fix = "write the id of a client that mcpsync clients lists"
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // checkStateDir reports a state directory others can read: it holds the
