@@ -198,12 +198,12 @@ func (a *App) addResolved(ctx context.Context, cmd *cli.Command, input string) e
 		}
 	}
 	if !a.JSON {
-		return a.storeServers(scope, []canonical.Server{srv}, cmd.Bool("force"), cmd.Bool("dry-run"))
+		return a.storeServers(scope, []canonical.Server{srv}, cmd.Bool("force"), cmd.Bool("dry-run"), clientList(cmd.StringSlice("to")))
 	}
 	var buf bytes.Buffer
 	out := a.Stdout
 	a.Stdout = &buf
-	err = a.storeServers(scope, []canonical.Server{srv}, cmd.Bool("force"), cmd.Bool("dry-run"))
+	err = a.storeServers(scope, []canonical.Server{srv}, cmd.Bool("force"), cmd.Bool("dry-run"), clientList(cmd.StringSlice("to")))
 	a.Stdout = out
 	report.Result.Server = srv
 	report.Stored = err == nil && !cmd.Bool("dry-run")

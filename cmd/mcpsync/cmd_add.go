@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/emitters"
 	"github.com/mcpsync/mcpsync/emitters/unidiff"
 	"github.com/mcpsync/mcpsync/internal/secrets"
 	"github.com/mcpsync/mcpsync/paste"
@@ -40,8 +41,13 @@ env("VAR"), and only clients ever expand them. Quote them from your shell.
 A server already in the store is left alone unless --force replaces it;
 nothing is written when anything is wrong.
 
+--to also writes the servers into those clients' files, in the same step:
+what 'mcpsync export NAME --to CLIENT' would do, planned before the store is
+saved, so that a client file that cannot take them leaves everything as it was.
+
 Examples:
   mcpsync add github -- npx -y @modelcontextprotocol/server-github
+  mcpsync add github --to cursor,claude-code -- npx -y @modelcontextprotocol/server-github
   mcpsync add github --env 'GITHUB_PERSONAL_ACCESS_TOKEN=${GITHUB_TOKEN}' -- npx -y @modelcontextprotocol/server-github
   mcpsync add linear --url https://mcp.linear.app/mcp --header 'Authorization: Bearer ${LINEAR_API_KEY}'
   pbpaste | mcpsync add -
@@ -67,6 +73,7 @@ func (a *App) addCommand() *cli.Command {
 			&cli.BoolFlag{Name: "disabled", Usage: "store the server disabled: clients keep it but do not start it"},
 			&cli.BoolFlag{Name: "force", Usage: "replace a server of the same name"},
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print the change to the store as a diff and write nothing"},
+			&cli.StringSliceFlag{Name: "to", Usage: "also write the servers into these clients' files: `CLIENT`[,CLIENT…] or all (as export does, in one step: nothing is written if any file cannot take them)"},
 			storeScopeFlag(),
 		}, resolveFlags()...),
 		Action: a.runAdd,
@@ -130,7 +137,7 @@ func (a *App) runAdd(ctx context.Context, cmd *cli.Command) error {
 		fmt.Fprintln(a.Stderr, "mcpsync: nothing was added")
 		return reportedError{ds.Err()}
 	}
-	return a.storeServers(scope, servers, force, dryRun)
+	return a.storeServers(scope, servers, force, dryRun, clientList(cmd.StringSlice("to")))
 }
 
 // readPaste reads --file FILE, or stdin for "-" or --file -. It returns the
@@ -183,7 +190,7 @@ type addOutcome struct {
 // server whose name is taken is refused unless force (and then nothing at
 // all is written), an identical one is left alone, and dryRun prints the
 // change as a diff instead of writing it. The resolver reuses it.
-func (a *App) storeServers(scope canonical.Scope, servers []canonical.Server, force, dryRun bool) error {
+func (a *App) storeServers(scope canonical.Scope, servers []canonical.Server, force, dryRun bool, to []string) error {
 	st, release, err := a.openStoreLocked(scope, dryRun)
 	if err != nil {
 		return err
@@ -217,15 +224,71 @@ func (a *App) storeServers(scope canonical.Scope, servers []canonical.Server, fo
 			"Use --force to replace %s, or remove %s first (mcpsync remove %s)",
 			describeNames("server", taken), where, them(taken), them(taken), strings.Join(taken, " "))
 	}
+	// With --to, the clients' files are planned now, with the store as it
+	// is about to be saved: a client file that cannot take the servers
+	// means nothing is written, the store included.
+	var run *exportRun
+	if len(to) > 0 {
+		if run, err = a.planAddExport(st, servers, to); err != nil {
+			return err
+		}
+		if err := a.reportPlanProblems(run.plan); err != nil {
+			return err
+		}
+	}
 	if dryRun {
-		return a.printAddDryRun(st, outcomes)
+		return a.printAddDryRun(st, outcomes, run)
 	}
 	if err := a.saveStore(st); err != nil {
 		return err
 	}
-	if a.JSON {
-		return a.printJSON(map[string]any{"store": st.Path, "scope": st.Scope, "servers": outcomes})
+	var res *emitters.Result
+	if run != nil {
+		if res, err = emitters.Apply(run.plan, a.applyOptions(run.state)); err != nil {
+			fmt.Fprintf(a.Stderr, "mcpsync: %s is saved; writing the clients' files failed, so run 'mcpsync export %s --to %s' again\n",
+				a.storeDisplay(st.Path), strings.Join(serverNames(servers), " "), strings.Join(to, ","))
+			return applyError(err)
+		}
 	}
+	if a.JSON {
+		out := map[string]any{"store": st.Path, "scope": st.Scope, "servers": outcomes}
+		if run != nil {
+			export := a.planJSON(run, false, false, false)
+			export.Result = res
+			out["export"] = export
+		}
+		return a.printJSON(out)
+	}
+	a.printAddOutcomes(st, outcomes)
+	if run != nil {
+		a.printFileLines(run.plan, false)
+		a.printSkipped(run.skipped, false)
+		if res.BackupDir != "" {
+			fmt.Fprintf(a.Stderr, "backup of the old files: %s\n", a.displayPath(res.BackupDir))
+		}
+		a.printRestartNote(run.plan)
+	}
+	return nil
+}
+
+// planAddExport plans writing the added servers into the clients of --to:
+// the user files for the user store, the project's files for its store.
+func (a *App) planAddExport(st *store.Store, servers []canonical.Server, to []string) (*exportRun, error) {
+	adapters, fromAll, err := selectClients(a.registry(), to)
+	if err != nil {
+		return nil, err
+	}
+	run := &exportRun{}
+	o := planExportOptions{to: to, scope: st.Scope, goos: a.GOOS, servers: serverNames(servers)}
+	if err := a.planExportStore(run, o, st, adapters, fromAll); err != nil {
+		return nil, err
+	}
+	return run, nil
+}
+
+// printAddOutcomes says what add did to each server in the store.
+func (a *App) printAddOutcomes(st *store.Store, outcomes []addOutcome) {
+	where := a.storeDisplay(st.Path)
 	for _, o := range outcomes {
 		switch o.Action {
 		case "unchanged":
@@ -236,17 +299,26 @@ func (a *App) storeServers(scope canonical.Scope, servers []canonical.Server, fo
 			fmt.Fprintf(a.Stdout, "%s %s in %s\n", a.paint(false, styleYellow, o.Action), o.Name, where)
 		}
 	}
-	return nil
 }
 
-func (a *App) printAddDryRun(st *store.Store, outcomes []addOutcome) error {
+// printAddDryRun prints the change to the store and, with --to, to the
+// clients' files, as one diff.
+func (a *App) printAddDryRun(st *store.Store, outcomes []addOutcome, run *exportRun) error {
 	name := strings.TrimPrefix(filepath.ToSlash(a.storeDisplay(st.Path)), "/")
 	diff := unidiff.Diff(unidiff.File{Name: name, Data: st.Original(), Absent: !st.Exists},
 		unidiff.File{Name: name, Data: st.Bytes(), Mode: 0o600}, unidiff.Options{Mask: secrets.ScrubberFor(st.Servers).Line})
 	if a.JSON {
-		return a.printJSON(map[string]any{"store": st.Path, "scope": st.Scope, "servers": outcomes, "dryRun": true, "diff": diff})
+		out := map[string]any{"store": st.Path, "scope": st.Scope, "servers": outcomes, "dryRun": true, "diff": diff}
+		if run != nil {
+			out["export"] = a.planJSON(run, true, true, false)
+		}
+		return a.printJSON(out)
 	}
 	fmt.Fprint(a.Stdout, diff)
+	if run != nil {
+		fmt.Fprint(a.Stdout, a.diffText(run.plan, false))
+		a.printSkipped(run.skipped, true)
+	}
 	fmt.Fprintln(a.Stderr, "dry run: nothing was written")
 	return nil
 }

@@ -26,18 +26,19 @@ func (a *App) diffCommand() *cli.Command {
 		&cli.BoolFlag{Name: "exit-code", Usage: "exit 1 when changes are pending, 0 when every file is in step"},
 	}, exportFlags()...)
 	return &cli.Command{
-		Name:        "diff",
-		Usage:       "print the changes export would make",
-		UsageText:   "mcpsync diff [--to CLIENT[,CLIENT…]|all] [--scope user|project|local] [--prune] [--exit-code]",
-		Description: diffDescription,
-		Flags:       flags,
+		Name:          "diff",
+		Usage:         "print the changes export would make",
+		UsageText:     "mcpsync diff [SERVER…] [--to CLIENT[,CLIENT…]|all] [--scope user|project|local] [--prune] [--exit-code]",
+		Description:   diffDescription,
+		Flags:         flags,
+		ShellComplete: a.completeServerNames,
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			if cmd.Args().Len() > 0 {
-				return usagef("diff takes no arguments (got %q); name clients with --to", cmd.Args().First())
-			}
 			o, err := a.exportOptions(cmd, []string{"all"})
 			if err != nil {
 				return err
+			}
+			if o.servers = cmd.Args().Slice(); len(o.servers) > 0 && o.prune {
+				return usagef("--prune removes what the store no longer has; it takes no server names (got %q)", o.servers[0])
 			}
 			run, err := a.planExport(o, false)
 			if err != nil {

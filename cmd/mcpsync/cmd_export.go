@@ -27,11 +27,13 @@ there before and that the store no longer has, and removes a file mcpsync
 created once it holds no server.
 
 --to all writes every client detected on this machine; naming a client
-writes its file even if it does not exist yet.
+writes its file even if it does not exist yet. Naming servers writes only
+those; the client's other entries stay as they are.
 
 Examples:
   mcpsync export --to all --dry-run        # print the exact diff, write nothing
   mcpsync export --to cursor,claude-code
+  mcpsync export github linear --to codex  # only these two servers
   mcpsync export --to all --prune          # also remove servers you removed from the store
   mcpsync export --to claude-desktop --os windows --bridge-remote
   mcpsync --json export --to all --dry-run # a machine-readable plan`
@@ -42,18 +44,19 @@ func (a *App) exportCommand() *cli.Command {
 		&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print the diff that would be written and write nothing"},
 	}, exportFlags()...)
 	return &cli.Command{
-		Name:        "export",
-		Usage:       "write the store's servers into client files",
-		UsageText:   "mcpsync export --to CLIENT[,CLIENT…]|all [--scope user|project|local] [--prune] [--dry-run]",
-		Description: exportDescription,
-		Flags:       flags,
+		Name:          "export",
+		Usage:         "write the store's servers into client files",
+		UsageText:     "mcpsync export [SERVER…] --to CLIENT[,CLIENT…]|all [--scope user|project|local] [--prune] [--dry-run]",
+		Description:   exportDescription,
+		Flags:         flags,
+		ShellComplete: a.completeServerNames,
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			if cmd.Args().Len() > 0 {
-				return usagef("export takes no arguments (got %q); name clients with --to", cmd.Args().First())
-			}
 			o, err := a.exportOptions(cmd, nil)
 			if err != nil {
 				return err
+			}
+			if o.servers = cmd.Args().Slice(); len(o.servers) > 0 && o.prune {
+				return usagef("--prune removes what the store no longer has; it takes no server names (got %q)", o.servers[0])
 			}
 			return a.runExport(o, cmd.Bool("dry-run"), cmd.Bool("show-secrets"))
 		},

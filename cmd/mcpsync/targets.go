@@ -20,6 +20,7 @@ import (
 	"github.com/mcpsync/mcpsync/emitters/state"
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/formats/all"
+	"github.com/mcpsync/mcpsync/internal/suggest"
 	"github.com/mcpsync/mcpsync/internal/xdg"
 	"github.com/mcpsync/mcpsync/store"
 	"github.com/urfave/cli/v3"
@@ -289,6 +290,9 @@ type planExportOptions struct {
 	prune, force bool
 	bridgeRemote bool
 	promptInputs bool
+	// servers, when not empty, limits the export to these servers of the
+	// store; the client's other entries are left as they are.
+	servers []string
 }
 
 func exportFlags() []cli.Flag {
@@ -358,21 +362,38 @@ func (a *App) planExport(o planExportOptions, lock bool) (*exportRun, error) {
 		fmt.Fprintf(a.Stderr, "note: the store %s has no servers; add some with 'mcpsync add' or 'mcpsync import --from CLIENT'\n",
 			a.displayPath(st.Path))
 	}
+	if err := a.planExportStore(run, o, st, adapters, fromAll); err != nil {
+		run.close()
+		return nil, err
+	}
+	return run, nil
+}
+
+// planExportStore plans the export of st, a store already open (and, for a
+// write, locked), into run: add --to plans with the servers it is about
+// to save, before anything is written.
+func (a *App) planExportStore(run *exportRun, o planExportOptions, st *store.Store, adapters []formats.Adapter, fromAll bool) error {
 	env := a.formatsEnv(o.goos)
 	targets, skipped := exportTargets(adapters, env, o.scope, fromAll)
 	run.skipped = skipped
 	// The store's servers plus the approved servers of its team sources;
 	// pending ones stay out until 'mcpsync approve'.
+	var err error
 	if run.state, run.desired, err = a.loadStateDesired(st); err != nil {
-		run.close()
-		return nil, err
+		return err
 	}
 	a.printDiagnostics(run.desired.Diags)
-	if note := run.desired.PendingNote(); note != "" {
+	if note := run.desired.PendingNote(); note != "" && len(o.servers) == 0 {
 		fmt.Fprintln(a.Stderr, "note: "+note)
 	}
+	servers := run.desired.Set
+	if len(o.servers) > 0 {
+		if servers, err = a.onlyServers(servers, o.servers, st, run.desired); err != nil {
+			return err
+		}
+	}
 	run.plan = emitters.PlanExport(targets, emitters.ExportOptions{
-		Servers:   run.desired.Set,
+		Servers:   servers,
 		Allows:    st.Allows,
 		State:     run.state,
 		StorePath: st.Path,
@@ -382,7 +403,33 @@ func (a *App) planExport(o planExportOptions, lock bool) (*exportRun, error) {
 		Encode:    formats.EncodeOptions{OS: o.goos, BridgeRemote: o.bridgeRemote, PromptInputs: o.promptInputs},
 	})
 	run.plan.Diags.Sort()
-	return run, nil
+	return nil
+}
+
+// onlyServers keeps the named servers of set. A name the set does not hold
+// is an error that suggests the nearest one (a pending team-source server
+// says it needs approval first).
+func (a *App) onlyServers(set canonical.Set, names []string, st *store.Store, want *desired.Servers) (canonical.Set, error) {
+	var out canonical.Set
+	for _, name := range names {
+		srv, ok := set.Get(name)
+		if !ok {
+			for _, p := range want.Pending {
+				if p.Qualified == name {
+					return out, fmt.Errorf("server %q is pending approval: run 'mcpsync approve %s' first; nothing was written", name, name)
+				}
+			}
+			msg := fmt.Sprintf("server %q is not in %s", name, a.storeDisplay(st.Path))
+			if s := suggest.Closest(name, set.Names(), len(name)/2+1); s != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", s)
+			}
+			return out, errors.New(msg + "; nothing was written")
+		}
+		if out.Index(name) < 0 {
+			out.Servers = append(out.Servers, srv)
+		}
+	}
+	return out, nil
 }
 
 // applyError is what a writing command says when emitters.Apply failed: a
