@@ -240,6 +240,11 @@ func (wr *watcher) cycle(b watch.Batch) (bool, error) {
 	for _, o := range r.Outcomes {
 		wr.logf("%s", o.Line())
 	}
+	// Clients read their servers at start: say which ones to restart, each
+	// time, since a long-running watch is where a user forgets.
+	if note := restartNote(r.Plan); note != "" && len(r.Outcomes) > 0 {
+		wr.logf("%s", note)
+	}
 	for _, c := range fresh {
 		wr.logf("%s", strings.TrimRight(a.conflictText(c), "\n"))
 	}

@@ -544,6 +544,14 @@ func fileClients(fc *emitters.FileChange) string {
 // starts), so a running one keeps the old servers until it is restarted
 // or told to reload them. Said once, after the write, on stderr.
 func (a *App) printRestartNote(p *emitters.Plan) {
+	if note := restartNote(p); note != "" {
+		fmt.Fprintln(a.Stderr, "note: "+note)
+	}
+}
+
+// restartNote is the sentence printRestartNote says (and watch logs after
+// each propagation), or "" when no client file changed.
+func restartNote(p *emitters.Plan) string {
 	var names []string
 	seen := map[string]bool{}
 	for _, fc := range p.Changes() {
@@ -555,9 +563,9 @@ func (a *App) printRestartNote(p *emitters.Plan) {
 		}
 	}
 	if len(names) == 0 {
-		return
+		return ""
 	}
-	fmt.Fprintf(a.Stderr, "note: if %s is running, restart it (or reload its MCP servers) to use the change\n", joinWith(names, "or"))
+	return fmt.Sprintf("if %s is running, restart it (or reload its MCP servers) to use the change", joinWith(names, "or"))
 }
 
 // readInput reads FILE, or stdin for "-" or no argument.
