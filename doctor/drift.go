@@ -193,7 +193,7 @@ func differing(a, b canonical.Server, ca, cb formats.Capabilities) []string {
 func clientView(ad formats.Adapter, loc formats.Location, srv canonical.Server, os string) canonical.Server {
 	srv = srv.Clone()
 	srv.Origin = canonical.Pos{}
-	data, ds := ad.Encode(loc, nil, canonical.Set{Servers: []canonical.Server{srv}}, formats.EncodeOptions{OS: os})
+	data, ds := ad.Encode(loc, nil, canonical.Set{Servers: []canonical.Server{srv}}, formats.EncodeOptions{OS: os}.For(loc))
 	if ds.HasErrors() {
 		return srv
 	}

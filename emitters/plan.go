@@ -509,7 +509,7 @@ func isEmptyShape(group []Target, data []byte, opts formats.EncodeOptions) bool 
 	}
 	var empty []byte
 	for _, t := range group {
-		out, ds := t.Adapter.Encode(t.Location, empty, canonical.Set{}, opts)
+		out, ds := t.Adapter.Encode(t.Location, empty, canonical.Set{}, opts.For(t.Location))
 		if ds.HasErrors() {
 			return false
 		}
@@ -613,7 +613,7 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 		}
 	}
 	tp.Desired = desired
-	out, eds := t.Adapter.Encode(loc, data, desired, opts.Encode)
+	out, eds := t.Adapter.Encode(loc, data, desired, opts.Encode.For(loc))
 	fc.Diags = append(fc.Diags, eds.WithFile(loc.Path)...)
 	if eds.HasErrors() {
 		return nil, false
@@ -681,7 +681,7 @@ func sameBytesOfMeaning(before canonical.Server, after canonical.Set, name strin
 // file's entry ignores what the client cannot express (a cwd for Claude
 // Code, a default in a placeholder for Qwen), which is not a real difference.
 func clientView(t Target, srv canonical.Server, opts formats.EncodeOptions) canonical.Server {
-	data, ds := t.Adapter.Encode(t.Location, nil, canonical.Set{Servers: []canonical.Server{srv}}, opts)
+	data, ds := t.Adapter.Encode(t.Location, nil, canonical.Set{Servers: []canonical.Server{srv}}, opts.For(t.Location))
 	if ds.HasErrors() {
 		return srv
 	}

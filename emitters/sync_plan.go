@@ -168,7 +168,7 @@ func planFileSync(fc *FileChange, opts SyncOptions) {
 			}
 			continue
 		}
-		out, eds := t.Adapter.Encode(loc, cur, want.Servers, opts.Encode)
+		out, eds := t.Adapter.Encode(loc, cur, want.Servers, opts.Encode.For(loc))
 		fc.Diags = append(fc.Diags, eds.WithFile(loc.Path)...)
 		if eds.HasErrors() {
 			return

@@ -52,8 +52,16 @@ type Env struct {
 	// Files moves clients' user-scope files, by client id: the file
 	// attribute of a client block in the user's store, for a machine that
 	// keeps a client somewhere else (VS Code Remote, WSL, a portable
-	// install). Paths are absolute. Locate applies them.
-	Files map[string]string
+	// install). Locate applies them.
+	Files map[string]MovedFile
+}
+
+// MovedFile is where a client's user-scope file is on this machine, and
+// which OS the client that reads it runs on when that is not this one's
+// (Claude Desktop on Windows, its file seen from WSL).
+type MovedFile struct {
+	Path string // absolute
+	OS   string // "" (this machine's), "windows", "darwin" or "linux"
 }
 
 // Get returns the variable, or "" when Getenv is nil or it is unset.
@@ -78,6 +86,10 @@ type Location struct {
 	ReadOnly bool `json:"readOnly,omitempty"`
 	// Note explains a ReadOnly or legacy location to the user.
 	Note string `json:"note,omitempty"`
+	// OS is the OS of the client that reads the file when it is not the
+	// one mcpsync writes for (a moved file's os): it chooses the shape of
+	// what is written there (cmd /c npx on windows), as --os does.
+	OS string `json:"os,omitempty"`
 }
 
 func (l Location) String() string {
@@ -123,6 +135,15 @@ type EncodeOptions struct {
 	// PromptInputs makes VS Code ask for secrets: a reference becomes an
 	// ${input:...} with a matching promptString input instead of ${env:...}.
 	PromptInputs bool
+}
+
+// For returns the options for writing loc: its own OS, when it has one,
+// wins over the run's.
+func (o EncodeOptions) For(loc Location) EncodeOptions {
+	if loc.OS != "" {
+		o.OS = loc.OS
+	}
+	return o
 }
 
 // Adapter reads and writes one client's MCP configuration.
@@ -304,8 +325,8 @@ var aliases = map[string]string{
 // is. A client without a writable user-scope file is not moved.
 func Locate(a Adapter, env Env) []Location {
 	locs := a.Locations(env)
-	path := env.Files[a.ID()]
-	if path == "" {
+	moved := env.Files[a.ID()]
+	if moved.Path == "" {
 		return locs
 	}
 	old := ""
@@ -322,7 +343,10 @@ func Locate(a Adapter, env Env) []Location {
 	for _, l := range locs {
 		switch {
 		case l.Path == old:
-			l.Path, l.Note = path, "file set in mcpsync.hcl"
+			l.Path, l.Note, l.OS = moved.Path, "file set in mcpsync.hcl", moved.OS
+			if moved.OS != "" {
+				l.Note += ", written for " + moved.OS
+			}
 		case l.Scope == canonical.ScopeUser:
 			continue
 		}

@@ -561,7 +561,7 @@ func (sd *side) viewOf(name string, enc formats.EncodeOptions) func(fields) (fie
 		}
 		v := viewResult{}
 		srv := f.server(name)
-		data, ds := t.Adapter.Encode(t.Location, nil, canonical.Set{Servers: []canonical.Server{srv}}, enc)
+		data, ds := t.Adapter.Encode(t.Location, nil, canonical.Set{Servers: []canonical.Server{srv}}, enc.For(t.Location))
 		if !ds.HasErrors() {
 			if back, ds := t.Adapter.Decode(t.Location, data); !ds.HasErrors() {
 				if got, ok := back.Get(name); ok {

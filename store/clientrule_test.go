@@ -422,7 +422,10 @@ func BenchmarkClientRuleBytes1000(b *testing.B) {
 // TestClientFile reads the file attribute of client blocks, and refuses a
 // path that is relative or holds a reference, at the value's position.
 func TestClientFile(t *testing.T) {
-	s := mustParse(t, "client \"vscode\" {\n  file = \"~/.vscode-server/data/User/mcp.json\"\n}\n\nclient \"claude-desktop\" {\n  file    = \"/mnt/c/Users/me/AppData/Roaming/Claude/claude_desktop_config.json\"\n  exclude = []\n}\n")
+	s := mustParse(t, "client \"vscode\" {\n  file = \"~/.vscode-server/data/User/mcp.json\"\n}\n\nclient \"claude-desktop\" {\n  file    = \"/mnt/c/Users/me/AppData/Roaming/Claude/claude_desktop_config.json\"\n  os      = \"windows\"\n  exclude = []\n}\n")
+	if s.ClientFiles["claude-desktop"].OS != "windows" || s.ClientFiles["vscode"].OS != "" {
+		t.Errorf("ClientFiles OS: %+v", s.ClientFiles)
+	}
 	want := map[string]string{"vscode": "~/.vscode-server/data/User/mcp.json", "claude-desktop": "/mnt/c/Users/me/AppData/Roaming/Claude/claude_desktop_config.json"}
 	if len(s.ClientFiles) != len(want) {
 		t.Fatalf("ClientFiles = %+v, want %v", s.ClientFiles, want)
@@ -437,6 +440,8 @@ func TestClientFile(t *testing.T) {
 		{"client \"c\" {\n  file = \"${env(\"HOME\")}/m.json\"\n}\n", "store.hcl:2:10: error: client \"c\": file is a plain path, not a reference"},
 		{"client \"c\" {\n  file = 3\n}\n", "store.hcl:2:"},
 		{"client \"c\" {\n  path = \"/x\"\n}\n", "store.hcl:2:3: error: Unsupported argument"},
+		{"client \"c\" {\n  os = \"windows\"\n}\n", "store.hcl:2:3: error: client \"c\": os says which machine reads a moved file"},
+		{"client \"c\" {\n  file = \"/m.json\"\n  os = \"win\"\n}\n", "store.hcl:3:8: error: client \"c\": os \"win\" must be windows, darwin or linux"},
 	} {
 		st, ds := Parse("store.hcl", []byte(c.src))
 		if !ds.HasErrors() || !strings.Contains(ds.Err().Error(), c.want) {

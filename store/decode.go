@@ -39,7 +39,7 @@ var oauthSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "redirect_uri"}, {Name: "auth_server_metadata_url"}, {Name: "resource"},
 }}
 
-var clientSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "include"}, {Name: "exclude"}, {Name: "file"}}}
+var clientSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "include"}, {Name: "exclude"}, {Name: "file"}, {Name: "os"}}}
 
 var resolverSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "command", Required: true}, {Name: "timeout"}}}
 
@@ -283,6 +283,21 @@ func (d *decoder) client(blk *hcl.Block) (ClientRule, ClientFile) {
 				"client %q: file %q must be an absolute path or start with ~/", blk.Labels[0], path)
 		default:
 			file = ClientFile{Path: path, Pos: d.pos(&at.NameRange)}
+		}
+	}
+	if at := content.Attributes["os"]; at != nil {
+		goos := d.str(at, "")
+		switch {
+		case goos == "" && d.diags.HasErrors():
+		case goos != "windows" && goos != "darwin" && goos != "linux":
+			file = ClientFile{}
+			d.errorAt(at.Expr.Range(), "", "os", "the OS of the machine whose client reads the file",
+				"client %q: os %q must be windows, darwin or linux", blk.Labels[0], goos)
+		case content.Attributes["file"] == nil:
+			d.errorAt(at.NameRange, "", "os", `give the file too, for example file = "/mnt/c/Users/me/AppData/Roaming/Claude/claude_desktop_config.json"`,
+				"client %q: os says which machine reads a moved file", blk.Labels[0])
+		default:
+			file.OS = goos
 		}
 	}
 	return rule, file

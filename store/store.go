@@ -59,9 +59,12 @@ type ClientRule struct {
 // ClientFile is the file attribute of a client "NAME" block: the client's
 // user-scope file when it is not where the client keeps it by default (VS
 // Code Remote's ~/.vscode-server, Claude Desktop's file seen from WSL, a
-// portable install). Path is absolute or starts with ~/.
+// portable install). Path is absolute or starts with ~/. OS, when set, is
+// the OS of the client that reads it (windows for Claude Desktop's file
+// seen from WSL): what is written there takes that OS's shape.
 type ClientFile struct {
 	Path string        `json:"path"`
+	OS   string        `json:"os,omitempty"`
 	Pos  canonical.Pos `json:"pos,omitzero"`
 }
 

@@ -59,19 +59,19 @@ func (a *App) formatsEnv(goos string) formats.Env {
 // project's mcpsync.hcl comes with a repository and may not send writes
 // elsewhere. A store that does not load moves nothing here: every command
 // that writes loads it itself and refuses it with its diagnostics.
-func (a *App) movedClientFiles() map[string]string {
+func (a *App) movedClientFiles() map[string]formats.MovedFile {
 	path, _ := a.locateStore(canonical.ScopeUser)
 	st, ds := store.Load(path)
 	if ds.HasErrors() || len(st.ClientFiles) == 0 {
 		return nil
 	}
-	files := make(map[string]string, len(st.ClientFiles))
+	files := make(map[string]formats.MovedFile, len(st.ClientFiles))
 	for id, f := range st.ClientFiles {
 		p := f.Path
 		if rest, ok := strings.CutPrefix(p, "~/"); ok {
 			p = filepath.Join(a.Dirs.Home, rest)
 		}
-		files[id] = filepath.Clean(p)
+		files[id] = formats.MovedFile{Path: filepath.Clean(p), OS: f.OS}
 	}
 	return files
 }

@@ -14,7 +14,7 @@ import (
 func TestLocateMovesUserFile(t *testing.T) {
 	r := NewRegistry(Options{})
 	env := formats.Env{Home: "/home/me", ProjectDir: "/work/p", OS: "linux",
-		Files: map[string]string{"claude-code": "/mnt/c/me/.claude.json", "vscode": "/srv/vscode/mcp.json"}}
+		Files: map[string]formats.MovedFile{"claude-code": {Path: "/mnt/c/me/.claude.json", OS: "windows"}, "vscode": {Path: "/srv/vscode/mcp.json"}}}
 	bare := env
 	bare.Files = nil
 	for _, c := range []struct {
@@ -35,6 +35,9 @@ func TestLocateMovesUserFile(t *testing.T) {
 		got := map[canonical.Scope][]string{}
 		for _, l := range formats.Locate(ad, env) {
 			got[l.Scope] = append(got[l.Scope], l.Path)
+			if want := env.Files[c.id].OS; c.want[l.Scope] != nil && l.OS != want {
+				t.Errorf("%s %s: OS %q, want %q", c.id, l.Scope, l.OS, want)
+			}
 		}
 		for scope, paths := range c.want {
 			if len(got[scope]) != len(paths) {
