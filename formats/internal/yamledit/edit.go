@@ -141,6 +141,12 @@ func (e *editor) entries(v *yaml.Node) (out []entry, block bool, err error) {
 	if e.nameKey == "" {
 		for i := 0; i+1 < len(v.Content); i += 2 {
 			kn, vn := v.Content[i], v.Content[i+1]
+			if KeyName(kn) != kn.Value || kn.Kind != yaml.ScalarNode {
+				// ~, null, 1.0, 0x10 or a key that is a collection: the
+				// decoded file names it otherwise, and no client takes it
+				// for a name.
+				return nil, false, refuse("the key %q of %s at line %d is not a plain name; quote it", kn.Value, e.section, kn.Line)
+			}
 			old, err := Decode(vn)
 			if err != nil {
 				return nil, false, refuse("%s.%s: %v", e.section, kn.Value, err)

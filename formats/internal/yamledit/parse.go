@@ -263,9 +263,24 @@ func MapKeys(n *yaml.Node) []string {
 	}
 	var out []string
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		out = append(out, n.Content[i].Value)
+		out = append(out, KeyName(n.Content[i]))
 	}
 	return out
+}
+
+// KeyName is the name a mapping key has in the decoded value (Doc.Value,
+// Decode): its text for a string, the value's spelling for anything else
+// ("~" and "null" are "<nil>", "1.0" is "1"), so that what is found by node
+// and what is compared by value agree.
+func KeyName(k *yaml.Node) string {
+	if k.Kind == yaml.ScalarNode && (k.Tag == "!!str" || k.Tag == "" || k.Tag == "!") {
+		return k.Value
+	}
+	var v any
+	if err := k.Decode(&v); err != nil {
+		return k.Value
+	}
+	return fmt.Sprint(v)
 }
 
 // MapValue returns the value node of key in a mapping node.
@@ -274,7 +289,7 @@ func MapValue(n *yaml.Node, key string) (k, v *yaml.Node) {
 		return nil, nil
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
+		if KeyName(n.Content[i]) == key {
 			return n.Content[i], n.Content[i+1]
 		}
 	}
