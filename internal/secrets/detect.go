@@ -3,6 +3,7 @@ package secrets
 import (
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -261,6 +262,30 @@ func (s *scanner) overlaps(start, end int) bool {
 	return false
 }
 
+// swallow removes the findings that [start, end), a token parameter's
+// value, holds and is larger than, when it holds every finding it overlaps
+// and none of them is a provider's token (whose kind names the variable): a
+// password inside a URL that is the parameter's value is part of the one
+// secret there, and moving only the password out would leave the rest of
+// the value in the file. (A password in a URL of its own stays the finding:
+// postgres://u:${DB_PASSWORD}@h keeps the URL readable.) It reports whether
+// the span is free now.
+func (s *scanner) swallow(start, end int) bool {
+	var inner []int
+	for i, f := range s.out {
+		if start < f.End && f.Start < end {
+			if f.Start < start || f.End > end || f.EnvVar != "" || f.End-f.Start == end-start {
+				return false
+			}
+			inner = append(inner, i)
+		}
+	}
+	for k := len(inner) - 1; k >= 0; k-- {
+		s.out = slices.Delete(s.out, inner[k], inner[k]+1)
+	}
+	return true
+}
+
 // gaps returns the parts of [start, end) that no finding covers.
 func (s *scanner) gaps(start, end int) [][2]int {
 	var out [][2]int
@@ -281,7 +306,10 @@ func (s *scanner) gaps(start, end int) [][2]int {
 }
 
 func (s *scanner) add(kind Kind, label, envVar string, start, end int) {
-	if start >= end || s.overlaps(start, end) {
+	if start >= end {
+		return
+	}
+	if s.overlaps(start, end) && (kind != KindURLQuery || !s.swallow(start, end)) {
 		return
 	}
 	f := Finding{Kind: kind, Label: label, EnvVar: envVar, Start: start, End: end, Value: s.value[start:end]}
