@@ -181,6 +181,11 @@ func parseGitHubPath(in Input, p string) (Input, error) {
 			rest = rest[:len(rest)-1] // a file: resolve the folder it is in
 		}
 		in.Subdir = strings.Join(rest, "/")
+		// Git forbids these in a ref; a path with them is not one GitHub shows.
+		if in.Ref == "" || strings.ContainsFunc(in.Ref+in.Subdir, func(r rune) bool { return r < 0x20 || r == 0x7f }) ||
+			strings.ContainsAny(in.Ref, " ~^:?*[\\") {
+			return in, fmt.Errorf("%q: %q is not a branch, tag or commit a GitHub URL can name", in.Raw, in.Ref)
+		}
 	} else if len(parts) > 2 && parts[2] != "" {
 		return in, fmt.Errorf("%q: only repository, /tree/<ref>/<dir> and /blob/<ref>/<file> URLs can be resolved", in.Raw)
 	}
