@@ -297,7 +297,8 @@ func TestWithoutAndWith(t *testing.T) {
 func FuzzClientRuleEdit(f *testing.F) {
 	for _, s := range []string{ruleStore, exampleStore, "", "# c", "client \"c\" { exclude = [\"a\"] } # t\n",
 		"client \"c\" { /* k */ }\nclient \"d\" {\n}\n", "client \"c\" {\r\n\tinclude = [\"a\"]\r\n  /* x */ }",
-		"server \"a\" {\n  command = \"x\"\n}\n\nclient \"c\" {\n  exclude = [\"a\"] // why\n}\n\nserver \"b\" {\n  command = \"y\"\n}\n"} {
+		"server \"a\" {\n  command = \"x\"\n}\n\nclient \"c\" {\n  exclude = [\"a\"] // why\n}\n\nserver \"b\" {\n  command = \"y\"\n}\n",
+		"client \"c\" { file = \"~/m.json\" }\n", "client \"cursor\" {\n  file = \"/x/mcp.json\"\n  os = \"windows\"\n  exclude = [\"a\"]\n}\n"} {
 		for _, mode := range []byte{0, 1, 2, 5, 6} {
 			f.Add([]byte(s), mode, "cursor", "a,b", "linear")
 		}
@@ -374,6 +375,14 @@ func FuzzClientRuleEdit(f *testing.F) {
 		}
 		if len(again.Resolvers) != len(s.Resolvers) || len(again.Sources) != len(s.Sources) {
 			t.Fatalf("resolvers or sources changed\n%s", out)
+		}
+		for c, f := range s.ClientFiles { // a rule edit never touches a client's file
+			if g := again.ClientFiles[c]; g.Path != f.Path || g.OS != f.OS {
+				t.Fatalf("client %q file %+v became %+v\n%s\n-- from --\n%s", c, f, g, out, src)
+			}
+		}
+		if len(again.ClientFiles) != len(s.ClientFiles) {
+			t.Fatalf("client files %+v became %+v\n%s", s.ClientFiles, again.ClientFiles, out)
 		}
 		if !editServers {
 			before, after := serverTexts(t, src), serverTexts(t, out)
