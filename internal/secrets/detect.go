@@ -349,7 +349,10 @@ func (s *scanner) piece(start, end int) {
 	if strings.ContainsAny(text, "?&") {
 		for _, m := range queryRE.FindAllStringSubmatchIndex(text, -1) {
 			name, v := text[m[2]:m[3]], text[m[4]:m[5]]
-			if queryName(name) && len(v) >= 6 && !placeholder(v) {
+			// A value that runs into a reference (key=abc${K}) is built
+			// from it: the secret is the reference's, not this text's.
+			intoRef := m[5] == len(text) && end < len(s.value)
+			if queryName(name) && len(v) >= 6 && !placeholder(v) && !intoRef {
 				s.add(KindURLQuery, "token in the URL's "+name+" parameter", "", start+m[4], start+m[5])
 			}
 		}
