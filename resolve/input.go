@@ -106,7 +106,34 @@ const inputHelp = "give a GitHub URL (https://github.com/owner/repo[/tree/<ref>/
 	"or the URL of a hosted endpoint ending in /mcp or /sse"
 
 // ParseInput reads what the user typed. It does no network access.
+//
+// What it returns renders (String) to text that reads back as the same
+// input, which the resolver relies on to show and cache inputs: an input
+// that would not (a repository named ".git.git", a folder GitHub would
+// spell otherwise) is refused rather than resolved as something else.
 func ParseInput(s string) (Input, error) {
+	in, err := parseInput(s)
+	if err != nil {
+		return in, err
+	}
+	again, err := parseInput(in.String())
+	if err != nil || !sameInput(in, again) {
+		return in, fmt.Errorf("cannot tell what %q names: %s", strings.TrimSpace(s), inputHelp)
+	}
+	return in, nil
+}
+
+// sameInput compares everything but Raw; an empty Ref is the default
+// branch, which String spells HEAD when a folder follows.
+func sameInput(a, b Input) bool {
+	a.Raw, b.Raw = "", ""
+	if a.Ref == "" && b.Ref == "HEAD" {
+		a.Ref = "HEAD"
+	}
+	return a == b
+}
+
+func parseInput(s string) (Input, error) {
 	raw := s
 	s = strings.TrimSpace(s)
 	in := Input{Raw: raw}

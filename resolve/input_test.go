@@ -59,7 +59,7 @@ func TestParseInputErrors(t *testing.T) {
 		"", "   ", "hello", "https://example.com/page", "https://github.com/owner",
 		"https://github.com/owner/repo/issues/3", "npm:", "pypi:has space", "a/b/c", "ftp://github.com/o/r",
 		"owner/.git", "https://github.com/owner/.git", "git@github.com:owner/.git",
-		"github.com/o/r/tree/%00", "https://github.com/o/r/tree//src", "https://github.com/o/r/tree/a%20b/src",
+		"github.com/o/r/tree/%00", "0/.git.git", "https://github.com/o/.git.git", "https://github.com/o/r/tree//src", "https://github.com/o/r/tree/a%20b/src",
 	} {
 		if got, err := ParseInput(in); err == nil {
 			t.Errorf("ParseInput(%q) = %+v, want an error", in, got)
