@@ -125,12 +125,11 @@ func (a *App) completeFlagValue(args []string) bool {
 	if n < 2 || args[n-1] != completionFlag {
 		return false
 	}
-	flag := args[n-2]
-	if !strings.HasPrefix(flag, "-") && n >= 3 {
-		flag = args[n-3] // a value begun: --to cur<TAB>
-	}
+	// Every shell's completion script leaves out the word being typed
+	// (the shell filters the answer by it), so the flag is the last word:
+	// after "--to cursor" the next word is no longer the flag's value.
 	var values []string
-	switch flag {
+	switch flag := args[n-2]; flag {
 	case "--to", "--from", "--client", "--take":
 		for _, ad := range a.registry().All() {
 			values = append(values, ad.ID())
