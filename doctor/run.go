@@ -237,8 +237,11 @@ func checkClientBlocks(st *store.Store, sf StoreFile, reg *formats.Registry) []F
 			f.Message = fmt.Sprintf("client %q is another name for %s: its block applies to no client", name, ad.ID())
 			f.Fix = fmt.Sprintf("write client %q: blocks are matched by client id", ad.ID())
 		} else {
-			// "unknown client "x" (did you mean "y"?)", without the list of every id
-			f.Message = strings.SplitN(err.Error(), "; ", 2)[0] + ": its block applies to no client"
+			f.Message = fmt.Sprintf("unknown client %q", name)
+			if s := reg.Suggest(name); s != "" {
+				f.Message += fmt.Sprintf(" (did you mean %q?)", s)
+			}
+			f.Message += ": its block applies to no client"
 			f.Fix = "write the id of a client that mcpsync clients lists"
 		}
 		out = append(out, f)

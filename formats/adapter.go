@@ -286,16 +286,26 @@ func (r *Registry) Lookup(id string) (Adapter, error) {
 			return a, nil
 		}
 	}
+	msg := fmt.Sprintf("unknown client %q", id)
+	if s := r.Suggest(id); s != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return nil, fmt.Errorf("%s; known clients: %s", msg, strings.Join(r.ids(), ", "))
+}
+
+// Suggest returns the known client id nearest to id, or "" when none is
+// near enough to be the one meant.
+func (r *Registry) Suggest(id string) string {
+	return suggest.Closest(id, r.ids(), len(id)/2+2)
+}
+
+func (r *Registry) ids() []string {
 	ids := make([]string, 0, len(r.byID))
 	for k := range r.byID {
 		ids = append(ids, k)
 	}
 	sort.Strings(ids)
-	msg := fmt.Sprintf("unknown client %q", id)
-	if s := suggest.Closest(id, ids, len(id)/2+2); s != "" {
-		msg += fmt.Sprintf(" (did you mean %q?)", s)
-	}
-	return nil, fmt.Errorf("%s; known clients: %s", msg, strings.Join(ids, ", "))
+	return ids
 }
 
 // aliases are other names users type for a client.

@@ -20,7 +20,6 @@ import (
 	"github.com/mcpsync/mcpsync/emitters/state"
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/formats/all"
-	"github.com/mcpsync/mcpsync/internal/suggest"
 	"github.com/mcpsync/mcpsync/internal/xdg"
 	"github.com/mcpsync/mcpsync/store"
 	"github.com/urfave/cli/v3"
@@ -45,10 +44,15 @@ func (a *App) registry() *formats.Registry {
 }
 
 // formatsEnv describes this machine (or the one --os names) to the adapters.
-func (a *App) formatsEnv(goos string) formats.Env {
+func (a *App) formatsEnv(goos string) formats.Env { return a.formatsEnvStore(goos, nil) }
+
+// formatsEnvStore is formatsEnv for a command that has a store open: when
+// it is the user's store, its client files are taken from it rather than
+// read again.
+func (a *App) formatsEnvStore(goos string, open *store.Store) formats.Env {
 	env := formats.Env{Home: a.Dirs.Home, ProjectDir: a.projectRoot(), OS: goos, Getenv: a.Getenv}
 	if goos == a.GOOS {
-		env.Files = a.movedClientFiles()
+		env.Files = a.movedClientFiles(open)
 	}
 	return env
 }
@@ -59,10 +63,16 @@ func (a *App) formatsEnv(goos string) formats.Env {
 // project's mcpsync.hcl comes with a repository and may not send writes
 // elsewhere. A store that does not load moves nothing here: every command
 // that writes loads it itself and refuses it with its diagnostics.
-func (a *App) movedClientFiles() map[string]formats.MovedFile {
+func (a *App) movedClientFiles(open *store.Store) map[string]formats.MovedFile {
 	path, _ := a.locateStore(canonical.ScopeUser)
-	st, ds := store.Load(path)
-	if ds.HasErrors() || len(st.ClientFiles) == 0 {
+	st := open
+	if st == nil || st.Path != path {
+		var ds canonical.Diagnostics
+		if st, ds = store.Load(path); ds.HasErrors() {
+			return nil
+		}
+	}
+	if len(st.ClientFiles) == 0 {
 		return nil
 	}
 	files := make(map[string]formats.MovedFile, len(st.ClientFiles))
@@ -373,7 +383,7 @@ func (a *App) planExport(o planExportOptions, lock bool) (*exportRun, error) {
 // write, locked), into run: add --to plans with the servers it is about
 // to save, before anything is written.
 func (a *App) planExportStore(run *exportRun, o planExportOptions, st *store.Store, adapters []formats.Adapter, fromAll bool) error {
-	env := a.formatsEnv(o.goos)
+	env := a.formatsEnvStore(o.goos, st)
 	targets, skipped := exportTargets(adapters, env, o.scope, fromAll)
 	run.skipped = skipped
 	// The store's servers plus the approved servers of its team sources;
@@ -420,7 +430,7 @@ func (a *App) onlyServers(set canonical.Set, names []string, st *store.Store, wa
 				}
 			}
 			msg := fmt.Sprintf("server %q is not in %s", name, a.storeDisplay(st.Path))
-			if s := suggest.Closest(name, set.Names(), len(name)/2+1); s != "" {
+			if s := store.Suggest(name, set.Names()); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
 			}
 			return out, errors.New(msg + "; nothing was written")

@@ -51,9 +51,7 @@ func decodeFile(path string, data []byte) (*file, canonical.Diagnostics) {
 	for i := 0; i+1 < len(extensions.Content); i += 2 {
 		kn, vn := extensions.Content[i], extensions.Content[i+1]
 		name := kn.Value
-		if kn.Kind != yaml.ScalarNode || yamledit.KeyName(kn) != name {
-			// ~, null, 1.0: YAML reads another name than the text says,
-			// and mcpsync could not edit the entry safely.
+		if !yamledit.PlainKey(kn) { // mcpsync could not edit the entry safely
 			r.errorAt(kn, name, "", fmt.Sprintf("the extension key %q is not a plain name", name),
 				"quote it (\"name\":) or rename it")
 			continue

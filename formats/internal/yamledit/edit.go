@@ -141,10 +141,7 @@ func (e *editor) entries(v *yaml.Node) (out []entry, block bool, err error) {
 	if e.nameKey == "" {
 		for i := 0; i+1 < len(v.Content); i += 2 {
 			kn, vn := v.Content[i], v.Content[i+1]
-			if KeyName(kn) != kn.Value || kn.Kind != yaml.ScalarNode {
-				// ~, null, 1.0, 0x10 or a key that is a collection: the
-				// decoded file names it otherwise, and no client takes it
-				// for a name.
+			if !PlainKey(kn) {
 				return nil, false, refuse("the key %q of %s at line %d is not a plain name; quote it", kn.Value, e.section, kn.Line)
 			}
 			old, err := Decode(vn)

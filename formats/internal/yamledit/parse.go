@@ -268,6 +268,11 @@ func MapKeys(n *yaml.Node) []string {
 	return out
 }
 
+// PlainKey reports whether a mapping key is a name: a scalar that the
+// decoded value spells as its text. ~, null, 1.0, 0x10 and collections are
+// not: what is found by node and what is compared by value would disagree.
+func PlainKey(k *yaml.Node) bool { return k.Kind == yaml.ScalarNode && KeyName(k) == k.Value }
+
 // KeyName is the name a mapping key has in the decoded value (Doc.Value,
 // Decode): its text for a string, the value's spelling for anything else
 // ("~" and "null" are "<nil>", "1.0" is "1"), so that what is found by node
