@@ -395,11 +395,15 @@ func (p *planner) syncOptions() emitters.SyncOptions {
 // exists and holds something, or its client was named. Two clients reading
 // the same section of the same file are one side (the first).
 //
-// A section that lost every server mcpsync synced there at once (two or
-// more) takes no part either: that is what a client rewriting its file
-// from its own memory looks like (Claude Desktop does, while it runs), and
-// read as the user's edit it would remove those servers from the store
-// and every other client. Removing them there stays one command away.
+// A section that lost every server mcpsync synced there at once, however
+// many, takes no part either: that is what a client rewriting its file
+// from its own memory looks like (Claude Desktop does, while it runs, and
+// so does any client that saves its settings without the key), and read as
+// the user's edit it would remove those servers from the store and every
+// other client. The check is made afresh on every run from what the state
+// remembers, so the client stays out until its file holds one of them
+// again or the user removes them from the store; removing them there stays
+// one command away.
 func bindClients(in *emitters.SyncInput, opts Options, st *state.State, r *Result) []*side {
 	var sides []*side
 	seen := map[string]bool{}
@@ -428,7 +432,7 @@ func bindClients(in *emitters.SyncInput, opts Options, st *state.State, r *Resul
 			r.Skipped = append(r.Skipped, Skip{Client: tp.Client, Path: loc.Path, Reason: reason})
 			continue
 		}
-		if wiped := wipedServers(st.ManagedNames(fc.Path, section), tp.Current, opts); !missing && len(wiped) >= 2 {
+		if wiped := wipedServers(st.SyncedNames(opts.Store.Path, fc.Path, section), tp.Current, opts); !missing && len(wiped) > 0 {
 			r.Skipped = append(r.Skipped, Skip{Client: tp.Client, Path: loc.Path, Wiped: wiped, Reason: fmt.Sprintf(
 				"every server mcpsync synced there (%d) is gone at once, which looks like the client rewriting its file rather than your edit; "+
 					"nothing is removed elsewhere. Write them back with 'mcpsync export --to %s', or remove them everywhere with 'mcpsync remove %s' and sync",
@@ -443,13 +447,14 @@ func bindClients(in *emitters.SyncInput, opts Options, st *state.State, r *Resul
 	return sides
 }
 
-// wipedServers returns the servers mcpsync synced into a section that the
-// store (or a team source) still has, when the section holds none of them
-// any more; nil when it still holds one. Servers the store no longer has
-// are left out: their removal was decided elsewhere.
-func wipedServers(managed []string, current canonical.Set, opts Options) []string {
+// wipedServers returns the servers mcpsync synced into a section (written
+// there, or recorded there by a sync) that the store (or a team source)
+// still has, when the section holds none of them any more; nil when it
+// still holds one. Servers the store no longer has are left out: their
+// removal was decided elsewhere.
+func wipedServers(synced []string, current canonical.Set, opts Options) []string {
 	var alive []string
-	for _, n := range managed {
+	for _, n := range synced {
 		if current.Index(n) >= 0 {
 			return nil
 		}

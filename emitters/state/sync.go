@@ -233,3 +233,24 @@ func (st *State) BaseNames(storePath string) []string {
 	sort.Strings(names)
 	return names
 }
+
+// SyncedNames returns, sorted, every server mcpsync knows a client section
+// held: the entries it wrote there and those a sync of the store recorded
+// there.
+func (st *State) SyncedNames(storePath, path, section string) []string {
+	seen := map[string]bool{}
+	for n := range st.Managed(path, section) {
+		seen[n] = true
+	}
+	if s := st.Sync[storePath]; s != nil {
+		for n := range s.Clients[ClientKey(path, section)] {
+			seen[n] = true
+		}
+	}
+	names := make([]string, 0, len(seen))
+	for n := range seen {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
