@@ -358,7 +358,7 @@ func (a *App) runImport(o importOptions) error {
 		}
 	}
 	if !dryRun {
-		if err := a.recordImport(st, client, puts, incoming, outcomes, locs, file, ex); err != nil {
+		if err := a.recordImport(st, ad, puts, incoming, outcomes, locs, file, ex); err != nil {
 			return err
 		}
 	}
@@ -507,10 +507,13 @@ func serverDiff(store, client canonical.Server, clientID string) string {
 // mcpsync wrote, instead of leaving them alone as the client's own (and
 // --prune, or a sync, removes them once the store no longer has them). An
 // entry renamed into the store, one whose secret is being extracted (that
-// rewrite records its own), and one read from a --file are not adopted.
+// rewrite records its own), one read from a --file, and one that --prefer
+// store kept apart from the store's (it says something else: it stays the
+// user's own, which export leaves alone) are not adopted.
 // The caller holds the state lock.
-func (a *App) recordImport(st *store.Store, client string, puts []canonical.Server, incoming canonical.Set,
+func (a *App) recordImport(st *store.Store, ad formats.Adapter, puts []canonical.Server, incoming canonical.Set,
 	outcomes []importOutcome, locs []formats.Location, file string, ex importSecrets) error {
+	client := ad.ID()
 	db, err := state.Load(a.Dirs.State)
 	if err != nil {
 		return err
@@ -542,6 +545,9 @@ func (a *App) recordImport(st *store.Store, client string, puts []canonical.Serv
 		for _, loc := range locs {
 			if loc.Path != in.Origin.File || loc.ReadOnly {
 				continue
+			}
+			if have, _ := st.Servers.Get(o.Name); o.Action == "kept-store" && !sameAsClientHolds(ad, loc, have, in) {
+				break
 			}
 			section := emitters.SectionKey(loc)
 			if old := db.Managed(loc.Path, section)[o.Name]; old != nil && old.Hash == state.Hash(in) {
