@@ -2,7 +2,11 @@ package main
 
 import (
 	"errors"
+	"io/fs"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
 	"strconv"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -29,6 +33,43 @@ func init() {
 		}
 		if got != want {
 			ts.Fatalf("exit code %d, want %d", got, want)
+		}
+	}
+
+	// greptree PATTERN DIR [NAME]: some file under DIR (every file,
+	// recursively, or those whose name matches the glob NAME) matches the
+	// regular expression; with !, none does.
+	scriptCmds["greptree"] = func(ts *testscript.TestScript, neg bool, args []string) {
+		if len(args) != 2 && len(args) != 3 {
+			ts.Fatalf("usage: greptree PATTERN DIR [NAME]")
+		}
+		glob := "*"
+		if len(args) == 3 {
+			glob = args[2]
+		}
+		re, err := regexp.Compile(args[0])
+		ts.Check(err)
+		var hits []string
+		root := ts.MkAbs(args[1])
+		err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			if ok, _ := filepath.Match(glob, d.Name()); !ok {
+				return nil
+			}
+			data, err := os.ReadFile(path)
+			if err == nil && re.Match(data) {
+				hits = append(hits, path)
+			}
+			return err
+		})
+		ts.Check(err)
+		switch {
+		case neg && len(hits) > 0:
+			ts.Fatalf("%s matches %q", hits[0], args[0])
+		case !neg && len(hits) == 0:
+			ts.Fatalf("no file under %s matches %q", args[1], args[0])
 		}
 	}
 }

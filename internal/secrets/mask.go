@@ -172,6 +172,17 @@ func literalText(value string) string {
 	return b.String()
 }
 
+// MaskLiterals masks each literal piece of value that holds more than a
+// scheme word, keeping the references between them: for a value that is
+// secret by where it stands (a header's or an environment variable's
+// value on a command line), whatever it looks like.
+func MaskLiterals(value string) string {
+	if strings.Contains(value, Marker) {
+		return value
+	}
+	return maskLiterals(value)
+}
+
 // maskLiterals masks each literal piece of value that holds more than a
 // scheme word, keeping the references between them.
 func maskLiterals(value string) string {
