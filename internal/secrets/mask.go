@@ -133,8 +133,10 @@ func maskPair(pre, key, mid, value, post, whole string) string {
 	if _, rest, ok := cutScheme(strings.TrimSpace(literal)); ok {
 		literal = rest
 	}
-	if strings.TrimSpace(literal) == "" || elided(strings.TrimSpace(literal)) {
-		return whole // references only, or an elision such as "…": not a secret
+	if t := strings.TrimSpace(literal); t == "" || elided(t) || varNameShaped(t) {
+		// references only, an elision such as "…", or a variable's name
+		// (Codex's env_http_headers: KEY = "VAR"): not a secret
+		return whole
 	}
 	switch {
 	case secretName(key):

@@ -153,6 +153,8 @@ func TestMaskLine(t *testing.T) {
 		`  "GITHUB_TOKEN": "${env:GITHUB_TOKEN}"`:    `  "GITHUB_TOKEN": "${env:GITHUB_TOKEN}"`,
 		`password = "hunter2hunter2"`:                `password = "hun***"`,
 		`bearer_token_env_var = "MY_TOKEN"`:          `bearer_token_env_var = "MY_TOKEN"`,
+		`CONTEXT7_API_KEY = "CONTEXT7_API_KEY"`:      `CONTEXT7_API_KEY = "CONTEXT7_API_KEY"`,
+		`  "X-Api-Key": "Bearer GITHUB_TOKEN"`:       `  "X-Api-Key": "Bearer GITHUB_TOKEN"`,
 		`  "command": "npx",`:                        `  "command": "npx",`,
 		`  "x-api-key": "short"`:                     `  "x-api-key": "***"`,
 		`  "OTHER": "value", "SECRET": "abcdefghij"`: `  "OTHER": "value", "SECRET": "abc***"`,
