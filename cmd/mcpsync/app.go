@@ -101,8 +101,8 @@ func (e reportedError) Unwrap() error { return e.err }
 // Run parses args and runs the command, returning the exit code.
 func (a *App) Run(ctx context.Context, args []string) int {
 	a.commandLine = maskedCommandLine(args)
-	a.Stdout = &maskWriter{w: a.Stdout, reveal: &a.showSecrets}
-	a.Stderr = &maskWriter{w: a.Stderr}
+	a.Stdout = &maskWriter{w: a.Stdout, reveal: &a.showSecrets, tty: a.stdoutTTY, colour: func() bool { return a.color(false) }}
+	a.Stderr = &maskWriter{w: a.Stderr, tty: a.stderrTTY, colour: func() bool { return a.color(true) }}
 	if a.completeFlagValue(args) {
 		return exitOK
 	}

@@ -314,9 +314,9 @@ func (a *App) printAddDryRun(st *store.Store, outcomes []addOutcome, run *export
 		}
 		return a.printJSON(out)
 	}
-	fmt.Fprint(a.Stdout, diff)
+	a.printExact(diff)
 	if run != nil {
-		fmt.Fprint(a.Stdout, a.diffText(run.plan, false))
+		a.printExact(a.diffText(run.plan, false))
 		a.printSkipped(run.skipped, true)
 	}
 	fmt.Fprintln(a.Stderr, "dry run: nothing was written")

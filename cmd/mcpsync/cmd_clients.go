@@ -80,8 +80,7 @@ func (a *App) clientsCommand() *cli.Command {
 				if !ok {
 					return fmt.Errorf("%s has no built-in spec: it is written in Go (a client with quirks a spec cannot describe)", ad.ID())
 				}
-				_, err = a.Stdout.Write(src)
-				return err
+				return a.printExact(string(src))
 			}
 			list := a.describeClients(reg, a.formatsEnv(goos))
 			if a.JSON {

@@ -90,8 +90,7 @@ func (a *App) convertCommand() *cli.Command {
 			if a.stdoutTTY && len(out) > 0 && out[len(out)-1] != '\n' {
 				out = append(out, '\n')
 			}
-			_, err = a.Stdout.Write(out)
-			return err
+			return a.printExact(string(out))
 		},
 	}
 }

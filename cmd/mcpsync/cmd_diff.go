@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/urfave/cli/v3"
 )
@@ -58,7 +57,7 @@ func (a *App) diffCommand() *cli.Command {
 					return err
 				}
 			} else {
-				fmt.Fprint(a.Stdout, a.diffText(run.plan, showSecrets))
+				a.printExact(a.diffText(run.plan, showSecrets))
 			}
 			if pending && cmd.Bool("exit-code") {
 				return exitCodeError{code: exitPending}

@@ -261,7 +261,7 @@ func (a *App) printSwitchDryRun(st *store.Store, changed bool, changes []switchC
 	if a.JSON {
 		return a.printJSON(map[string]any{"store": st.Path, "scope": st.Scope, "changed": changed, "changes": changes, "dryRun": true, "diff": diff})
 	}
-	fmt.Fprint(a.Stdout, diff)
+	a.printExact(diff)
 	fmt.Fprintln(a.Stderr, "dry run: nothing was written")
 	return nil
 }

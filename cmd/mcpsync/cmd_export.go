@@ -125,7 +125,7 @@ func (a *App) runExport(o planExportOptions, dryRun, showSecrets bool) error {
 		if a.JSON {
 			return a.printJSON(a.planJSON(run, true, true, showSecrets))
 		}
-		fmt.Fprint(a.Stdout, a.diffText(p, showSecrets))
+		a.printExact(a.diffText(p, showSecrets))
 		a.printSkipped(run.skipped, true)
 		fmt.Fprintf(a.Stderr, "dry run: %d file(s) would change; nothing was written\n", len(p.Changes()))
 		return nil

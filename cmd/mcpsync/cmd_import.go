@@ -398,7 +398,7 @@ func (a *App) runImport(o importOptions) error {
 	if o.extract && len(ex.moved) > 0 {
 		for _, p := range rewrites {
 			if dryRun {
-				fmt.Fprint(a.Stdout, a.diffText(p, false))
+				a.printExact(a.diffText(p, false))
 			} else {
 				for _, fc := range p.Changes() {
 					fmt.Fprintf(a.Stdout, "rewrote   %s (the secrets now come from the environment)\n", a.displayPath(fc.Path))

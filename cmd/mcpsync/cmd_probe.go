@@ -278,7 +278,8 @@ func (a *App) probeProgress(total int, opts *probe.Options) (stop func()) {
 		if last != "" {
 			line += " (last: " + last + ")"
 		}
-		fmt.Fprint(a.Stderr, "\r\x1b[K"+a.paint(true, styleDim, line))
+		a.clearLine()
+		fmt.Fprint(a.Stderr, a.paint(true, styleDim, line))
 	}
 	opts.Progress = func(d, _ int, r probe.Result) {
 		mu.Lock()
@@ -306,7 +307,7 @@ func (a *App) probeProgress(total int, opts *probe.Options) (stop func()) {
 		ticker.Stop()
 		close(quit)
 		<-finished
-		fmt.Fprint(a.Stderr, "\r\x1b[K")
+		a.clearLine()
 	}
 }
 

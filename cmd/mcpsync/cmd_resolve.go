@@ -140,7 +140,7 @@ func (a *App) runResolve(scope canonical.Scope, name, take string, dryRun bool) 
 		return err
 	}
 	if dryRun {
-		fmt.Fprint(a.Stdout, a.diffText(r.Plan, false))
+		a.printExact(a.diffText(r.Plan, false))
 		for _, o := range r.Outcomes {
 			fmt.Fprintln(a.Stderr, "would sync "+o.Line())
 		}

@@ -338,7 +338,7 @@ func (a *App) runRestore(o emitters.RestoreOptions, dryRun bool) error {
 		if a.JSON {
 			return out(nil)
 		}
-		fmt.Fprint(a.Stdout, a.colorDiff(p.Diff(diffOpts)))
+		a.printExact(a.colorDiff(p.Diff(diffOpts)))
 		fmt.Fprintf(a.Stderr, "dry run: %d file(s) would be restored; nothing was written\n", len(p.Changes()))
 		return nil
 	}

@@ -110,7 +110,7 @@ func (a *App) runSync(req syncRequest, dryRun, exitCode, showSecrets bool) error
 	case a.JSON:
 		a.printJSON(a.syncJSON(run, dryRun, showSecrets, res))
 	case dryRun:
-		fmt.Fprint(a.Stdout, a.diffText(r.Plan, showSecrets))
+		a.printExact(a.diffText(r.Plan, showSecrets))
 		for _, o := range r.Outcomes {
 			fmt.Fprintln(a.Stderr, "would sync "+o.Line())
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/internal/secrets"
+	"github.com/mcpsync/mcpsync/internal/termsafe"
 	"golang.org/x/term"
 )
 
@@ -54,9 +55,24 @@ func (a *App) printJSON(v any) error {
 	return enc.Encode(v)
 }
 
-// newTable returns a tab-aligned writer for human tables on stdout.
-func (a *App) newTable() *tabwriter.Writer {
-	return tabwriter.NewWriter(a.Stdout, 0, 4, 2, ' ', 0)
+// newTable returns a tab-aligned writer for human tables on stdout. Cells
+// are escaped before they are aligned (see termsafe), so that an escaped
+// name keeps its column.
+func (a *App) newTable() *table {
+	return &table{tabwriter.NewWriter(a.Stdout, 0, 4, 2, ' ', 0), a.color(false)}
+}
+
+// table is a tabwriter whose cells are made terminal-safe first.
+type table struct {
+	*tabwriter.Writer
+	colour bool
+}
+
+func (t *table) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(t.Writer, termsafe.Escape(string(p), t.colour)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // printDiagnostics writes each diagnostic to stderr as

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -72,4 +73,22 @@ func init() {
 			ts.Fatalf("no file under %s matches %q", args[1], args[0])
 		}
 	}
+
+	// unescape SRC DST: copy SRC to DST with \e, \a, \r and \xNN turned
+	// into the bytes they name, for files that hold raw control characters.
+	scriptCmds["unescape"] = func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 2 {
+			ts.Fatalf("usage: unescape SRC DST")
+		}
+		text := strings.NewReplacer(`\e`, "\x1b", `\a`, "\a", `\r`, "\r").Replace(ts.ReadFile(args[0]))
+		text = hexEscape.ReplaceAllStringFunc(text, func(m string) string {
+			n, _ := strconv.ParseUint(m[2:], 16, 8)
+			return string([]byte{byte(n)})
+		})
+		dst := ts.MkAbs(args[1])
+		ts.Check(os.MkdirAll(filepath.Dir(dst), 0o755))
+		ts.Check(os.WriteFile(dst, []byte(text), 0o644))
+	}
 }
+
+var hexEscape = regexp.MustCompile(`\\x[0-9a-fA-F]{2}`)
