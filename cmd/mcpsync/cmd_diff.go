@@ -45,19 +45,16 @@ func (a *App) diffCommand() *cli.Command {
 			}
 			defer run.close()
 			showSecrets := cmd.Bool("show-secrets")
-			if err := a.reportPlanProblems(run.plan); err != nil {
-				if a.JSON {
-					a.printJSON(a.planJSON(run, true, false, showSecrets))
-				}
-				return err
-			}
 			pending := len(run.plan.Changes()) > 0
 			if a.JSON {
-				if err := a.printJSON(a.planJSON(run, true, true, showSecrets)); err != nil {
-					return err
-				}
+				a.printJSON(a.planJSON(run, true, true, showSecrets))
 			} else {
+				// Every file that plans cleanly shows its diff, whatever
+				// another file's problem.
 				a.printExact(a.diffText(run.plan, showSecrets))
+			}
+			if err := a.reportPlanProblems(run.plan); err != nil {
+				return err
 			}
 			if pending && cmd.Bool("exit-code") {
 				return exitCodeError{code: exitPending}

@@ -115,20 +115,14 @@ func (a *App) runExport(o planExportOptions, dryRun, showSecrets bool) error {
 	}
 	defer run.close()
 	p := run.plan
+	if dryRun {
+		return a.printDryRun(run, showSecrets)
+	}
 	if err := a.reportPlanProblems(p); err != nil {
 		if a.JSON {
 			a.printJSON(a.planJSON(run, dryRun, false, showSecrets))
 		}
 		return err
-	}
-	if dryRun {
-		if a.JSON {
-			return a.printJSON(a.planJSON(run, true, true, showSecrets))
-		}
-		a.printExact(a.diffText(p, showSecrets))
-		a.printSkipped(run.skipped, true)
-		fmt.Fprintf(a.Stderr, "dry run: %d file(s) would change; nothing was written\n", len(p.Changes()))
-		return nil
 	}
 	ao := a.applyOptions(run.state)
 	ao.BeforeWrite = beforeApplyHook
@@ -147,6 +141,32 @@ func (a *App) runExport(o planExportOptions, dryRun, showSecrets bool) error {
 		fmt.Fprintf(a.Stderr, "backup of the old files: %s\n", a.displayPath(res.BackupDir))
 	}
 	a.printRestartNote(p)
+	return nil
+}
+
+// printDryRun prints a planned export without writing: the diff of every
+// file that planned cleanly, then the problems of those that did not. One
+// broken file hides no other file's changes; the real export still writes
+// nothing until every file plans (it is all or nothing).
+func (a *App) printDryRun(run *exportRun, showSecrets bool) error {
+	p := run.plan
+	if a.JSON {
+		a.printJSON(a.planJSON(run, true, true, showSecrets))
+		if p.Diags.HasErrors() {
+			return reportedError{p.Err()}
+		}
+		return nil
+	}
+	a.printExact(a.diffText(p, showSecrets))
+	a.printSkipped(run.skipped, true)
+	if p.Diags.HasErrors() {
+		a.printDiagnostics(p.Diags)
+		fmt.Fprintf(a.Stderr, "dry run: %d file(s) would change, but %d error(s) stop the export: it writes no file until they are fixed\n",
+			len(p.Changes()), len(p.Diags.Errors()))
+		return reportedError{p.Err()}
+	}
+	a.printDiagnostics(p.Diags)
+	fmt.Fprintf(a.Stderr, "dry run: %d file(s) would change; nothing was written\n", len(p.Changes()))
 	return nil
 }
 
