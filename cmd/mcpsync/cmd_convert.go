@@ -18,9 +18,15 @@ VS Code, {env:VAR} for OpenCode, env_vars / bearer_token_env_var for Codex.
 The output is the file itself, so a literal value in it is printed as it is
 (every other mcpsync output masks secrets); 'mcpsync doctor' finds them.
 
+The output is a whole new file, not a fragment to append: '>>' onto a
+client's file can break it (a file without a final newline) or define a
+server twice. To put the servers into a client's own file, let mcpsync edit
+it in place: 'mcpsync add --file FILE --to CLIENT'.
+
 Examples:
   mcpsync convert --from cursor --to vscode ~/.cursor/mcp.json
-  mcpsync convert --from claude-code --to codex .mcp.json >> ~/.codex/config.toml
+  mcpsync convert --from claude-code --to codex .mcp.json > codex-servers.toml
+  mcpsync add --file .mcp.json --to codex      # into ~/.codex/config.toml, edited in place
   pbpaste | mcpsync convert --from cursor --to opencode -
   mcpsync convert --from cursor --to claude-desktop --os windows --bridge-remote mcp.json`
 
