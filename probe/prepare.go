@@ -158,7 +158,8 @@ func prepare(s canonical.Server, opts Options) (*spec, *Result) {
 	}
 
 	if s.Transport == canonical.Stdio {
-		dir, cat, msg, hint := resolveCwd(sp.dir, opts.ProjectDir)
+		confine := opts.OwnServer == nil || !opts.OwnServer(s.Name)
+		dir, cat, msg, hint := resolveCwd(sp.dir, opts.ProjectDir, confine)
 		if cat != "" {
 			return sp, fail(cat, msg, hint)
 		}
@@ -202,11 +203,28 @@ func isAuthHeader(k string) bool {
 }
 
 // resolveCwd makes the stdio working directory absolute against the project
-// root and refuses one that resolves, symlinks included, outside it. An
-// empty cwd runs the server in the project root, as the clients do.
-func resolveCwd(dir, project string) (abs string, cat Category, msg, hint string) {
+// root and, with confine, refuses one that resolves, symlinks included,
+// outside it. An empty cwd runs the server in the project root, as the
+// clients do.
+func resolveCwd(dir, project string, confine bool) (abs string, cat Category, msg, hint string) {
 	if dir == "" {
 		return project, "", "", ""
+	}
+	if !confine && (filepath.IsAbs(dir) || project != "") {
+		joined := dir
+		if !filepath.IsAbs(joined) {
+			joined = filepath.Join(project, dir)
+		}
+		fi, err := os.Stat(joined)
+		switch {
+		case os.IsNotExist(err):
+			return "", SpawnFailed, fmt.Sprintf("cwd %q does not exist (%s)", dir, joined), "create the directory or fix \"cwd\""
+		case err != nil:
+			return "", SpawnFailed, fmt.Sprintf("cwd %q cannot be used: %v", dir, err), "fix \"cwd\""
+		case !fi.IsDir():
+			return "", SpawnFailed, fmt.Sprintf("cwd %q is not a directory", dir), "point \"cwd\" at a directory"
+		}
+		return filepath.Clean(joined), "", "", ""
 	}
 	if project == "" {
 		return "", CwdOutsideProject, fmt.Sprintf("cwd %q cannot be checked: there is no project root", dir),

@@ -52,6 +52,12 @@ type Options struct {
 	// cwd is resolved against it and a cwd outside it is refused;
 	// ${workspaceFolder} expands to it.
 	ProjectDir string
+	// OwnServer, when set, reports the servers the user wrote themselves
+	// (the user store, a user-scope client file): their cwd may be any
+	// directory. Every other server came with a project (its store or
+	// files, a team source, a pasted snippet) and its cwd is confined to
+	// ProjectDir. Nil confines every server.
+	OwnServer func(name string) bool
 	// Getenv answers references; nil reads the process environment.
 	Getenv func(string) (string, bool)
 	// Home expands ${userHome}.

@@ -141,8 +141,25 @@ func (a *App) probeOptions(cmd *cli.Command) (probeRun, error) {
 }
 
 // probeServers reads the servers the run is about: from a pasted file, a
-// client's files, or the store.
-func (a *App) probeServers(r probeRun) ([]canonical.Server, string, error) {
+// client's files, or the store. own says whether they are the user's own
+// (the user store, a client's user or local file) rather than a
+// project's or a snippet's: only those may run in a cwd outside the
+// project.
+func (a *App) probeServers(r probeRun) (servers []canonical.Server, source string, own bool, err error) {
+	servers, source, err = a.readProbeServers(r)
+	switch {
+	case r.from != "":
+		own = r.scope != canonical.ScopeProject
+	case r.file != "":
+		own = false
+	default:
+		_, sc := a.locateStore(storeScope(r.scope))
+		own = sc == canonical.ScopeUser
+	}
+	return servers, source, own, err
+}
+
+func (a *App) readProbeServers(r probeRun) ([]canonical.Server, string, error) {
 	switch {
 	case r.from != "":
 		ad, err := a.registry().Lookup(r.from)
@@ -175,9 +192,12 @@ func (a *App) probeServers(r probeRun) ([]canonical.Server, string, error) {
 }
 
 func (a *App) runProbe(ctx context.Context, cmd *cli.Command, r probeRun) error {
-	all, source, err := a.probeServers(r)
+	all, source, own, err := a.probeServers(r)
 	if err != nil {
 		return err
+	}
+	if own {
+		r.opts.OwnServer = func(string) bool { return true }
 	}
 	servers, err := pickServers(all, r.names, source)
 	if err != nil {
