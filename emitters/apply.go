@@ -47,8 +47,11 @@ type Result struct {
 	Written []string `json:"written,omitempty"`
 	Removed []string `json:"removed,omitempty"`
 	// BackupDir holds the old bytes and a manifest.json; "" when nothing
-	// was written.
+	// was written. A write that only created files has a manifest there
+	// too (so that a restore can take them away again), but no old bytes.
 	BackupDir string `json:"backupDir,omitempty"`
+	// BackedUp counts the files whose old bytes BackupDir holds.
+	BackedUp int `json:"backedUp,omitempty"`
 	// Pruned are the old backup directories removed or thinned afterwards.
 	Pruned []string `json:"pruned,omitempty"`
 }
@@ -135,6 +138,11 @@ func Apply(p *Plan, opts ApplyOptions) (*Result, error) {
 			return nil, err
 		}
 		res.BackupDir = dir
+		for _, fc := range changes {
+			if fc.Before != nil {
+				res.BackedUp++
+			}
+		}
 		if opts.BeforeWrite != nil {
 			paths := make([]string, len(changes))
 			for i, fc := range changes {

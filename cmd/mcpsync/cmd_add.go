@@ -263,7 +263,7 @@ func (a *App) storeServers(scope canonical.Scope, servers []canonical.Server, fo
 	if run != nil {
 		a.printFileLines(run.plan, false)
 		a.printSkipped(run.skipped, false)
-		if res.BackupDir != "" {
+		if res.BackedUp > 0 {
 			fmt.Fprintf(a.Stderr, "backup of the old files: %s\n", a.displayPath(res.BackupDir))
 		}
 		a.printRestartNote(run.plan)

@@ -137,7 +137,7 @@ func (a *App) runExport(o planExportOptions, dryRun, showSecrets bool) error {
 	}
 	a.printFileLines(p, false)
 	a.printSkipped(run.skipped, false)
-	if res.BackupDir != "" {
+	if res.BackedUp > 0 {
 		fmt.Fprintf(a.Stderr, "backup of the old files: %s\n", a.displayPath(res.BackupDir))
 	}
 	a.printRestartNote(p)

@@ -163,7 +163,7 @@ func (a *App) runResolve(scope canonical.Scope, name, take string, dryRun bool) 
 	case !wasConflict:
 		fmt.Fprintf(a.Stderr, "note: %s had no open conflict; %s's version was written everywhere\n", name, take)
 	}
-	if res.BackupDir != "" {
+	if res.BackedUp > 0 {
 		fmt.Fprintf(a.Stderr, "backup of the old files: %s\n", a.displayPath(res.BackupDir))
 	}
 	return nil

@@ -363,7 +363,7 @@ func (a *App) runRestore(o emitters.RestoreOptions, dryRun bool) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", verb, a.displayPath(fc.Path), note)
 	}
 	tw.Flush()
-	if res.BackupDir != "" {
+	if res.BackedUp > 0 {
 		fmt.Fprintf(a.Stderr, "the replaced bytes are backed up too: undo this with 'mcpsync restore --all'\n")
 	}
 	return nil
