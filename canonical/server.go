@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -327,4 +328,42 @@ func (s Set) Clone() Set {
 		out.Servers[i] = s.Servers[i].Clone()
 	}
 	return out
+}
+
+// FormatDuration spells d the short way people write it: 2m, 1h30m,
+// 45s, 300ms (time.Duration.String without the zero units it trails:
+// 2m0s, 1h0m0s).
+func FormatDuration(d time.Duration) string {
+	s := d.String()
+	for _, unit := range []string{"h", "m"} {
+		// 2m0s -> 2m, 1h0m0s -> 1h
+		if i := strings.Index(s, unit); i >= 0 && i+1 < len(s) {
+			rest := s[i+1:]
+			if rest == "0s" || rest == "0m0s" {
+				return s[:i+1]
+			}
+		}
+	}
+	return s
+}
+
+// DisplayJSON renders a server for people (a conflict's versions, an
+// import's comparison): indented JSON with durations spelled as
+// FormatDuration does (toolTimeout "5m", not 300000000000 nanoseconds).
+// It is not the stored form, whose hashes use nanoseconds.
+func DisplayJSON(s Server) []byte {
+	type plain Server // without methods, so that the fields below win
+	v := struct {
+		plain
+		StartupTimeout string `json:"startupTimeout,omitempty"`
+		ToolTimeout    string `json:"toolTimeout,omitempty"`
+	}{plain: plain(s)}
+	if s.StartupTimeout != 0 {
+		v.StartupTimeout = FormatDuration(s.StartupTimeout)
+	}
+	if s.ToolTimeout != 0 {
+		v.ToolTimeout = FormatDuration(s.ToolTimeout)
+	}
+	data, _ := json.MarshalIndent(v, "", "  ")
+	return append(data, '\n')
 }

@@ -502,16 +502,4 @@ func (d *decoder) duration(at *hcl.Attribute, server string) time.Duration {
 
 // formatDuration writes a duration the way a person would: "30s", "2m",
 // "1h30m", "1.5s".
-func formatDuration(d time.Duration) string {
-	s := d.String()
-	for _, unit := range []string{"h", "m"} {
-		// 2m0s -> 2m, 1h0m0s -> 1h
-		if i := strings.Index(s, unit); i >= 0 && i+1 < len(s) {
-			rest := s[i+1:]
-			if rest == "0s" || rest == "0m0s" {
-				return s[:i+1]
-			}
-		}
-	}
-	return s
-}
+func formatDuration(d time.Duration) string { return canonical.FormatDuration(d) }

@@ -490,8 +490,7 @@ func serverDiff(store, client canonical.Server, clientID string) string {
 	render := func(s canonical.Server) []byte {
 		s = state.Snapshot(s)
 		s.Extra = nil
-		data, _ := json.MarshalIndent(s, "", "  ")
-		return append(data, '\n')
+		return canonical.DisplayJSON(s)
 	}
 	return unidiff.Diff(unidiff.File{Name: "store/" + store.Name, Data: render(store)},
 		unidiff.File{Name: clientID + "/" + client.Name, Data: render(client)},

@@ -249,9 +249,7 @@ func serverJSON(srv *canonical.Server) []byte {
 	if srv == nil {
 		return nil
 	}
-	s := state.Snapshot(*srv)
-	data, _ := json.MarshalIndent(s, "", "  ")
-	return append(data, '\n')
+	return canonical.DisplayJSON(state.Snapshot(*srv))
 }
 
 func joinAnd(names []string) string { return joinWith(names, "and") }
