@@ -12,6 +12,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mark3labs/mcp-go/client/transport"
 )
 
@@ -101,7 +102,14 @@ func remoteFailure(err error, rec *recorder, sp *spec, stage string, timedOut bo
 	case errors.Is(err, transport.ErrLegacySSEServer):
 		return failure{ProtocolError, fmt.Sprintf("%s answered %s to an initialize POST: it does not speak streamable HTTP", host, statusText(last)),
 			`check the URL's path (streamable HTTP servers usually answer at /mcp); if it is an SSE endpoint, set the transport to "sse"`,
-			last, transientStatus(last)}
+			last, false}
+	case notAnEndpoint(last):
+		hint := `check the URL's path: streamable HTTP servers usually answer at /mcp, SSE ones at /sse (set the transport to "sse" for those)`
+		if sp.transport == canonical.SSE {
+			hint = `check the URL's path (SSE servers usually answer at /sse); if the server speaks streamable HTTP, drop transport = "sse"`
+		}
+		return failure{ProtocolError, fmt.Sprintf("%s answered %s during %s: there is no MCP endpoint at this URL", host, statusText(last), stage),
+			hint, last, false}
 	case last >= 400:
 		hint := "check the URL's path (streamable HTTP servers usually answer at /mcp, SSE at /sse)"
 		if transientStatus(last) {
@@ -115,9 +123,18 @@ func remoteFailure(err error, rec *recorder, sp *spec, stage string, timedOut bo
 	return failure{ProtocolError, fmt.Sprintf("%s: %v", stage, err), "the server did not answer as an MCP server should", last, false}
 }
 
-// transientStatus reports whether an HTTP status says "try again".
+// transientStatus reports whether an HTTP status says "try again". 501
+// Not Implemented and 505 say the server will never do it.
 func transientStatus(code int) bool {
-	return code == http.StatusTooManyRequests || code == http.StatusRequestTimeout || code >= 500
+	return code == http.StatusTooManyRequests || code == http.StatusRequestTimeout ||
+		code >= 500 && code != http.StatusNotImplemented && code != http.StatusHTTPVersionNotSupported
+}
+
+// notAnEndpoint reports the statuses that say the URL holds no MCP
+// endpoint: 404 Not Found, 405 Method Not Allowed (MCP's POST refused) and
+// 501 Not Implemented.
+func notAnEndpoint(code int) bool {
+	return code == http.StatusNotFound || code == http.StatusMethodNotAllowed || code == http.StatusNotImplemented
 }
 
 func statusText(code int) string {

@@ -4,12 +4,14 @@ import (
 	"io"
 	"log"
 	"net"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpsync/mcpsync/internal/mcpfixture"
@@ -33,6 +35,7 @@ func init() {
 	}
 	scriptCmds["fixture-http"] = cmdFixtureHTTP
 	scriptCmds["closed-port"] = cmdClosedPort
+	scriptCmds["http-status"] = cmdHTTPStatus
 	scriptCmds["pids-gone"] = cmdPidsGone
 	scriptCmds["subst"] = cmdSubst
 }
@@ -121,4 +124,27 @@ func cmdPidsGone(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("process %d is still running", pid)
 		}
 	}
+}
+
+// cmdHTTPStatus starts a server that answers every request with one HTTP
+// status and counts the requests in the file COUNT_FILE: http-status VAR
+// CODE COUNT_FILE sets VAR to its /mcp URL.
+func cmdHTTPStatus(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: http-status VAR CODE COUNT_FILE")
+	}
+	code, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	countFile := ts.MkAbs(args[2])
+	var mu sync.Mutex
+	n := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		n++
+		os.WriteFile(countFile, []byte(strconv.Itoa(n)+"\n"), 0o644)
+		mu.Unlock()
+		w.WriteHeader(code)
+	}))
+	ts.Defer(srv.Close)
+	ts.Setenv(args[0], srv.URL+"/mcp")
 }
