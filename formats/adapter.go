@@ -21,6 +21,7 @@ package formats
 
 import (
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 
@@ -54,6 +55,19 @@ type Env struct {
 	// keeps a client somewhere else (VS Code Remote, WSL, a portable
 	// install). Locate applies them.
 	Files map[string]MovedFile
+	// Exists reports whether a file is there, for clients that choose
+	// between files by which exist (FileChooser). Nil looks on this
+	// machine's disk.
+	Exists func(path string) bool
+}
+
+// exists is Env.Exists, or a stat of this machine's disk.
+func (e Env) exists(path string) bool {
+	if e.Exists != nil {
+		return e.Exists(path)
+	}
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // MovedFile is where a client's user-scope file is on this machine, and
@@ -323,10 +337,12 @@ var aliases = map[string]string{
 	"roo-code":       "roo",
 }
 
-// Locate returns the client's locations on env's machine, with its
-// user-scope file moved where env.Files says. Every command finds client
-// files through Locate, never through Adapter.Locations, so that a moved
-// file is read and written in the same place by all of them.
+// Locate returns the client's locations on env's machine, with the file
+// a FileChooser client writes chosen by which files exist (OpenCode's
+// opencode.json when it is the only one) and its user-scope file moved
+// where env.Files says. Every command finds client files through Locate,
+// never through Adapter.Locations, so that a moved or chosen file is read,
+// written and described in the same place by all of them.
 //
 // The writable user-scope location takes the new path, and so does any
 // other location in the same file (Claude Code's local scope lives in
@@ -335,6 +351,9 @@ var aliases = map[string]string{
 // is. A client without a writable user-scope file is not moved.
 func Locate(a Adapter, env Env) []Location {
 	locs := a.Locations(env)
+	if chooser, ok := a.(FileChooser); ok {
+		locs = chooser.ChooseFiles(locs, env.exists)
+	}
 	moved := env.Files[a.ID()]
 	if moved.Path == "" {
 		return locs

@@ -184,9 +184,6 @@ func exportTargets(adapters []formats.Adapter, env formats.Env, scope canonical.
 	var skipped []skipNote
 	for _, ad := range adapters {
 		locs := formats.Locate(ad, env)
-		if chooser, ok := ad.(formats.FileChooser); ok {
-			locs = chooser.ChooseFiles(locs, exists)
-		}
 		var candidates []formats.Location
 		readOnly := false
 		for _, loc := range locs {
