@@ -65,6 +65,11 @@ func Run(o Options) *Report {
 		if len(o.Clients) > 0 && !slices.Contains(o.Clients, ad.ID()) {
 			continue
 		}
+		// One section of one file is read once per client: run from the
+		// home directory, a client's project file is its user file
+		// (~/.cursor/mcp.json is also ./.cursor/mcp.json), and its servers
+		// are not in two scopes.
+		sections := map[string]bool{}
 		for i, loc := range formats.Locate(ad, o.Env) {
 			if len(o.Scopes) > 0 && !slices.Contains(o.Scopes, loc.Scope) {
 				continue
@@ -72,6 +77,14 @@ func Run(o Options) *Report {
 			if loc.Scope == canonical.ScopeLocal && loc.Project != o.Env.ProjectDir {
 				continue
 			}
+			section := filepath.Clean(loc.Path) + "\x00" + loc.Project
+			if real, err := atomicfile.Resolve(loc.Path); err == nil {
+				section = real + "\x00" + loc.Project
+			}
+			if sections[section] {
+				continue
+			}
+			sections[section] = true
 			fr := FileReport{Client: ad.ID(), Scope: loc.Scope, Path: loc.Path, Project: loc.Project}
 			data, mode, err := readFile(loc.Path)
 			if !checkedPaths[loc.Path] {

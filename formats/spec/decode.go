@@ -61,6 +61,9 @@ func (a *Adapter) readEntries(c *Context, t target, doc *jsonedit.Doc) ([]entry,
 			d.Detail = a.spec.DisplayName + " reads its servers from " + strings.Join(t.servers, ".") + "; fix the file by hand"
 			return nil, canonical.Diagnostics{atNode(d, t, n)}
 		}
+		if d := a.duplicateKey(t, n, t.servers[:i+1]); d != nil {
+			return nil, canonical.Diagnostics{d}
+		}
 		next := n.Get(name)
 		if !next.Valid() {
 			if i == 0 && len(t.servers) == 1 {
@@ -93,6 +96,28 @@ func (a *Adapter) readEntries(c *Context, t target, doc *jsonedit.Doc) ([]entry,
 		entries = append(entries, entry{name: m.Name, key: m.Key, node: m.Value, srv: srv, ok: ok})
 	}
 	return entries, diags
+}
+
+// duplicateKey reports a key on the way to the server map that the object
+// n holds twice ("mcpServers" twice at the top): the client reads only the
+// last one, so the servers of the other are hidden from it, and mcpsync
+// will not guess which one the user meant, as for a duplicate server name.
+func (a *Adapter) duplicateKey(t target, n jsonedit.Node, path []string) *canonical.Diagnostic {
+	name := path[len(path)-1]
+	var keys []jsonedit.Node
+	for _, m := range n.Members() {
+		if m.Name == name {
+			keys = append(keys, m.Key)
+		}
+	}
+	if len(keys) < 2 {
+		return nil
+	}
+	line, col := keys[len(keys)-1].Pos()
+	d := canonical.Errorf("duplicate key %q", strings.Join(path, "."))
+	d.Detail = fmt.Sprintf("defined again at line %d, column %d; %s reads only the last one, so the servers of this one are hidden from it: "+
+		"merge them into one and remove the other", line, col, a.spec.DisplayName)
+	return atNode(d, t, keys[0])
 }
 
 // wrapperKeys are the server map keys clients use; finding another client's
