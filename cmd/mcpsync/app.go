@@ -57,6 +57,9 @@ type App struct {
 	// commandLine is this run's command line, masked, as backups and the
 	// state lock record it.
 	commandLine string
+	// jsonPrinted says the command printed its --json output: an error
+	// after it is not printed as JSON again.
+	jsonPrinted bool
 }
 
 // Main runs mcpsync with the process's streams and environment and returns
@@ -161,6 +164,26 @@ func (a *App) exitCode(err error) int {
 	if err == nil {
 		return exitOK
 	}
+	code := a.exitCodeText(err)
+	if a.JSON && !a.jsonPrinted && code != exitOK {
+		// A script reading --json gets JSON whatever happened: the error,
+		// with the code the process exits with (the text is on stderr too).
+		msg := err.Error()
+		var ec exitCodeError
+		if errors.As(err, &ec) && ec.msg == "" {
+			msg = "changes are pending"
+		}
+		kind := "error"
+		if code == exitUsage {
+			kind = "usage"
+		}
+		a.printJSON(map[string]any{"error": map[string]any{"message": msg, "kind": kind, "exitCode": code}})
+	}
+	return code
+}
+
+// exitCodeText prints what err says to stderr and returns the exit code.
+func (a *App) exitCodeText(err error) int {
 	var ue usageError
 	var ec exitCodeError
 	var re reportedError

@@ -23,6 +23,9 @@ client's file can break it (a file without a final newline) or define a
 server twice. To put the servers into a client's own file, let mcpsync edit
 it in place: 'mcpsync add --file FILE --to CLIENT'.
 
+With --json the output is {"client", "path", "format", "content", "warnings"}:
+the file's bytes as a string, and where that client keeps such a file.
+
 Examples:
   mcpsync convert --from cursor --to vscode ~/.cursor/mcp.json
   mcpsync convert --from claude-code --to codex .mcp.json > codex-servers.toml
@@ -89,6 +92,10 @@ func (a *App) convertCommand() *cli.Command {
 				return reportedError{eds.Err()}
 			}
 			a.showSecrets = true // stdout is the converted file itself: data, not a report
+			if a.JSON {
+				return a.printJSON(convertJSON{Client: to.ID(), Path: shapeLocation(to, env, scope).Path, Format: outLoc.Format,
+					Content: string(out), Warnings: all.Warnings()})
+			}
 			// The bytes are the client's own (several clients write no final
 			// newline); only on a terminal is one added, so that the prompt
 			// does not start on the file's last line. A pipe or a redirect
@@ -99,6 +106,16 @@ func (a *App) convertCommand() *cli.Command {
 			return a.printExact(string(out))
 		},
 	}
+}
+
+// convertJSON is convert's --json output: the converted file's bytes and
+// where that client keeps such a file.
+type convertJSON struct {
+	Client   string                `json:"client"`
+	Path     string                `json:"path"`
+	Format   formats.Format        `json:"format"`
+	Content  string                `json:"content"`
+	Warnings canonical.Diagnostics `json:"warnings,omitempty"`
 }
 
 // shapeLocation picks the location whose shape a conversion uses: the

@@ -49,6 +49,7 @@ func (a *App) paint(toStderr bool, style, s string) string {
 
 // printJSON writes v as indented JSON to stdout.
 func (a *App) printJSON(v any) error {
+	a.jsonPrinted = true
 	enc := json.NewEncoder(a.Stdout)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
