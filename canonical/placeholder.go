@@ -126,6 +126,17 @@ func init() {
 	}
 }
 
+// WithDefault spells a reference to the variable name that falls back to
+// value when it is unset, as d writes it (${NAME:-value}); false when d has
+// no syntax for a default (Cursor's ${env:NAME}, Codex, which expands
+// nothing), so that a hint never suggests what the file cannot hold.
+func (d Dialect) WithDefault(name, value string) (string, bool) {
+	if !d.Defaults || d.Env != EnvDollar {
+		return "", false
+	}
+	return "${" + name + ":-" + value + "}", true
+}
+
 // native reports whether a reference spelled in style st is expanded by d.
 func (d Dialect) native(st EnvStyle) bool { return d.Env == st && st != EnvNone }
 

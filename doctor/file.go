@@ -54,7 +54,10 @@ func CheckFile(in FileInput) ([]Finding, canonical.Set) {
 			out = append(out, at(secretFinding(in, srv, sf), locate(in.Data, loc.Path, srv.Origin, sf.Value)))
 		}
 		if in.LookupEnv != nil {
-			for _, f := range unsetRefs(srv, in.LookupEnv, in.Adapter.DisplayName()) {
+			withDefault := func(name string) (string, bool) {
+				return canonical.Dialects[in.Adapter.Capabilities().Dialect].WithDefault(name, "value")
+			}
+			for _, f := range unsetRefs(srv, in.LookupEnv, in.Adapter.DisplayName(), withDefault) {
 				out = append(out, at(f, srv.Origin))
 			}
 		}
@@ -198,8 +201,9 @@ func locate(data []byte, file string, origin canonical.Pos, value string) canoni
 }
 
 // unsetRefs reports the variables a server references that are not set in
-// this environment and have no default.
-func unsetRefs(srv canonical.Server, lookup func(string) (string, bool), display string) []Finding {
+// this environment and have no default. withDefault spells a reference with
+// a default in the file's own syntax, for the fix; false when it has none.
+func unsetRefs(srv canonical.Server, lookup func(string) (string, bool), display string, withDefault func(name string) (string, bool)) []Finding {
 	fields := map[string][]string{}
 	check := func(field, v string) {
 		for _, seg := range canonical.Parse(v, canonical.DialectCanonical) {
@@ -232,9 +236,15 @@ func unsetRefs(srv canonical.Server, lookup func(string) (string, bool), display
 	for _, n := range names {
 		fs := fields[n]
 		sort.Strings(fs)
+		fix := fmt.Sprintf("export %s=… where %s is started (a desktop app reads your login environment)", n, display)
+		if ref, ok := withDefault(n); ok {
+			fix += ", or give the reference a default: " + ref
+		} else {
+			fix += "; the file has no syntax for a default, so the variable must be set"
+		}
 		out = append(out, Finding{Severity: SevWarning, Kind: UnsetReference, Server: srv.Name, Field: fs[0],
 			Message: fmt.Sprintf("%s is not set in this environment (used by %s); %s starts the server without it", n, strings.Join(fs, ", "), display),
-			Fix:     fmt.Sprintf("export %s=… where %s is started (a desktop app reads your login environment), or give the reference a default: ${%s:-value}", n, display, n)})
+			Fix:     fix})
 	}
 	return out
 }

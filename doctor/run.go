@@ -210,7 +210,8 @@ func checkStore(r *Report, sf StoreFile, lookup func(string) (string, bool)) *st
 			r.Findings = append(r.Findings, f)
 		}
 		if lookup != nil {
-			for _, u := range unsetRefs(srv, lookup, "a client") {
+			storeDefault := func(name string) (string, bool) { return store.DefaultRef(name, "value"), true }
+			for _, u := range unsetRefs(srv, lookup, "a client", storeDefault) {
 				u.Client, u.Scope, u.File, u.Line, u.Column = "store", sf.Scope, sf.Path, srv.Origin.Line, srv.Origin.Column
 				r.Findings = append(r.Findings, u)
 			}

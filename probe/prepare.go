@@ -151,8 +151,15 @@ func prepare(s canonical.Server, opts Options) (*spec, *Result) {
 		if len(names) > 1 {
 			verb = "are"
 		}
-		r := fail(MissingEnv, "not started: "+strings.Join(dedupe(parts), ", ")+" "+verb+" not set",
-			"export "+strings.Join(names, ", ")+" before probing, or give a default in the config: ${"+names[0]+":-value}")
+		hint := "export " + strings.Join(names, ", ") + " before probing"
+		withDefault := opts.WithDefault
+		if withDefault == nil {
+			withDefault = func(n string) (string, bool) { return canonical.DialectCanonical.WithDefault(n, "value") }
+		}
+		if ref, ok := withDefault(names[0]); ok {
+			hint += ", or give a default in the config: " + ref
+		}
+		r := fail(MissingEnv, "not started: "+strings.Join(dedupe(parts), ", ")+" "+verb+" not set", hint)
 		r.MissingEnv = names
 		return sp, r
 	}

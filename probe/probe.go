@@ -58,6 +58,12 @@ type Options struct {
 	// files, a team source, a pasted snippet) and its cwd is confined to
 	// ProjectDir. Nil confines every server.
 	OwnServer func(name string) bool
+	// WithDefault spells, in the syntax of the file the servers came from,
+	// a reference to a variable with a default (the store's env("X",
+	// "value"), Claude Code's ${X:-value}), for the hint of a server not
+	// started for want of a variable; false when that file has none. Nil
+	// uses the canonical ${X:-value}.
+	WithDefault func(name string) (string, bool)
 	// Getenv answers references; nil reads the process environment.
 	Getenv func(string) (string, bool)
 	// Home expands ${userHome}.

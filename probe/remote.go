@@ -12,8 +12,8 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mcpsync/mcpsync/canonical"
 )
 
 // recorder is the HTTP transport under mcp-go's remote transports. mcp-go

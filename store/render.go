@@ -378,3 +378,9 @@ func isIdent(s string, dashes bool) bool {
 	}
 	return true
 }
+
+// DefaultRef is how the store spells a reference to the variable name that
+// falls back to value: env("NAME", "value"), for hints about a store.
+func DefaultRef(name, value string) string {
+	return call(canonical.Segment{Kind: canonical.EnvRef, Name: name, Default: value, HasDefault: true})
+}

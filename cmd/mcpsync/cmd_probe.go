@@ -13,6 +13,7 @@ import (
 	"github.com/mcpsync/mcpsync/internal/suggest"
 	"github.com/mcpsync/mcpsync/paste"
 	"github.com/mcpsync/mcpsync/probe"
+	"github.com/mcpsync/mcpsync/store"
 	"github.com/urfave/cli/v3"
 )
 
@@ -159,6 +160,22 @@ func (a *App) probeServers(r probeRun) (servers []canonical.Server, source strin
 	return servers, source, own, err
 }
 
+// defaultSyntax spells a reference with a default in the syntax of the
+// file the probed servers come from: the store's env("X", "value"), a
+// client's own (none for Codex or Cursor), a pasted snippet's ${X:-value}.
+func (a *App) defaultSyntax(r probeRun) func(name string) (string, bool) {
+	switch {
+	case r.from != "":
+		if ad, err := a.registry().Lookup(r.from); err == nil {
+			d := canonical.Dialects[ad.Capabilities().Dialect]
+			return func(n string) (string, bool) { return d.WithDefault(n, "value") }
+		}
+	case r.file == "":
+		return func(n string) (string, bool) { return store.DefaultRef(n, "value"), true }
+	}
+	return nil
+}
+
 func (a *App) readProbeServers(r probeRun) ([]canonical.Server, string, error) {
 	switch {
 	case r.from != "":
@@ -196,6 +213,7 @@ func (a *App) runProbe(ctx context.Context, cmd *cli.Command, r probeRun) error 
 	if err != nil {
 		return err
 	}
+	r.opts.WithDefault = a.defaultSyntax(r)
 	if own {
 		r.opts.OwnServer = func(string) bool { return true }
 	}
