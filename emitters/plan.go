@@ -115,6 +115,11 @@ const (
 	Skip Action = "skip"
 )
 
+// ReasonCannotExpress is the Reason of a Skip for a server the client
+// cannot hold (a transport it does not speak): the same on every run, unlike
+// a conflict, which the user is to settle.
+const ReasonCannotExpress = "the client cannot express it"
+
 // EntryChange is the fate of one server in one target.
 type EntryChange struct {
 	Name   string `json:"name"`
@@ -657,7 +662,7 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 func (tp *TargetPlan) recordWritten(name, client string, after canonical.Set, action Action) {
 	srv, ok := after.Get(name)
 	if !ok {
-		tp.Entries = append(tp.Entries, EntryChange{Name: name, Action: Skip, Reason: "the client cannot express it"})
+		tp.Entries = append(tp.Entries, EntryChange{Name: name, Action: Skip, Reason: ReasonCannotExpress})
 		return
 	}
 	tp.Entries = append(tp.Entries, EntryChange{Name: name, Action: action})

@@ -43,6 +43,7 @@ type App struct {
 	// Global flags.
 	StorePath  string // --store
 	JSON       bool   // --json
+	Verbose    bool   // --verbose: every warning on its own, not grouped
 	NoColor    bool   // --no-color or NO_COLOR
 	ProjectDir string // -C / --project
 
@@ -262,6 +263,7 @@ func (a *App) rootCommand() *cli.Command {
 				TakesFile: true, Destination: &a.ProjectDir},
 			&cli.BoolFlag{Name: "json", Usage: "print machine-readable JSON instead of text", Destination: &a.JSON},
 			&cli.BoolFlag{Name: "no-color", Usage: "never colour output (also: NO_COLOR=1)", Destination: &a.NoColor},
+			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "print every warning on its own (by default, warnings of one kind in one file share a line)", Destination: &a.Verbose},
 		},
 		Before: func(ctx context.Context, cmd *cli.Command) (context.Context, error) {
 			if v, ok := a.LookupEnv("NO_COLOR"); ok && v != "" {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/urfave/cli/v3"
 )
@@ -55,6 +56,9 @@ func (a *App) diffCommand() *cli.Command {
 			}
 			if err := a.reportPlanProblems(run.plan); err != nil {
 				return err
+			}
+			if !pending && !a.JSON {
+				fmt.Fprintf(a.Stderr, "no changes: %d file(s) already hold the store's servers\n", len(run.plan.Files))
 			}
 			if pending && cmd.Bool("exit-code") {
 				return exitCodeError{code: exitPending}

@@ -160,20 +160,29 @@ func (a *App) printDryRun(run *exportRun, showSecrets bool) error {
 	a.printExact(a.diffText(p, showSecrets))
 	a.printSkipped(run.skipped, true)
 	if p.Diags.HasErrors() {
-		a.printDiagnostics(p.Diags)
+		a.printDiagnostics(a.planDiagnostics(p))
 		fmt.Fprintf(a.Stderr, "dry run: %d file(s) would change, but %d error(s) stop the export: it writes no file until they are fixed\n",
 			len(p.Changes()), len(p.Diags.Errors()))
 		return reportedError{p.Err()}
 	}
-	a.printDiagnostics(p.Diags)
+	a.printDiagnostics(a.planDiagnostics(p))
 	fmt.Fprintf(a.Stderr, "dry run: %d file(s) would change; nothing was written\n", len(p.Changes()))
 	return nil
 }
 
 // printFileLines prints one line per file: what happened (or would) to it.
+// When nothing changed, the files already as they should be share one
+// line; a file with an entry left alone for the user to settle, or none to
+// create, keeps its own.
 func (a *App) printFileLines(p *emitters.Plan, dryRun bool) {
 	tw := a.newTable()
+	var same []string
+	noop := len(p.Changes()) == 0
 	for _, fc := range p.Files {
+		if noop && fc.Before != nil && leftAlone(fc) == 0 && !a.Verbose {
+			same = append(same, a.displayPath(fc.Path))
+			continue
+		}
 		verb := map[emitters.ChangeKind]string{emitters.Create: "created", emitters.Modify: "updated",
 			emitters.Delete: "removed", emitters.Unchanged: "unchanged"}[fc.Kind]
 		style := map[emitters.ChangeKind]string{emitters.Create: styleGreen, emitters.Modify: styleYellow,
@@ -186,7 +195,21 @@ func (a *App) printFileLines(p *emitters.Plan, dryRun bool) {
 		}
 		fmt.Fprintln(tw, line)
 	}
+	if len(same) == 1 && len(p.Files) == 1 {
+		// One file: its own line is the one line.
+		fc := p.Files[0]
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", "unchanged", same[0], fileClients(fc))
+		same = nil
+	}
 	tw.Flush()
+	switch {
+	case len(same) == 1:
+		fmt.Fprintf(a.Stdout, "nothing to change: %s already holds the store's servers\n", same[0])
+	case len(same) > 1 && len(same) <= 3:
+		fmt.Fprintf(a.Stdout, "nothing to change: %s already hold the store's servers\n", joinAnd(same))
+	case len(same) > 3:
+		fmt.Fprintf(a.Stdout, "nothing to change: %d files already hold the store's servers\n", len(same))
+	}
 }
 
 // printSkipped says which clients got no file and why. With --to all, the

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -85,7 +88,71 @@ func (t *table) Write(p []byte) (int, error) {
 //
 // reading the source line from the file when it can.
 func (a *App) printDiagnostics(ds canonical.Diagnostics) {
+	if !a.Verbose {
+		ds = groupWarnings(ds)
+	}
 	writeDiagnostics(a.Stderr, ds, a.color(true))
+}
+
+// groupWarnings folds the warnings that say the same thing of several
+// servers in one file ("Cursor has no cwd; … is dropped", once per server
+// of a 1,000-server export) into one line each: the first one's words, how
+// many more servers it is said of and the first few of their names. Errors
+// and warnings said once stay as they are, with their source line;
+// --verbose and --json give every one.
+func groupWarnings(ds canonical.Diagnostics) canonical.Diagnostics {
+	type group struct {
+		at    int // index in out of the first
+		names []string
+	}
+	groups := map[string]*group{}
+	var out canonical.Diagnostics
+	for _, d := range ds {
+		if d.Severity != canonical.Warning || d.Server == "" {
+			out = append(out, d)
+			continue
+		}
+		key := d.File + "\x00" + warningShape(*d)
+		if g := groups[key]; g != nil {
+			if !slices.Contains(g.names, d.Server) {
+				g.names = append(g.names, d.Server)
+			}
+			continue
+		}
+		groups[key] = &group{at: len(out), names: []string{d.Server}}
+		out = append(out, d)
+	}
+	for _, g := range groups {
+		if len(g.names) < 2 {
+			continue
+		}
+		d := *out[g.at]
+		shown := g.names[1:min(len(g.names), 4)]
+		more := fmt.Sprintf("%d more server", len(g.names)-1)
+		if len(g.names) > 2 {
+			more += "s"
+		}
+		list := strings.Join(shown, ", ")
+		if len(g.names)-1 > len(shown) {
+			list += ", …"
+		}
+		d.Summary += fmt.Sprintf(" (the same for %s: %s; --verbose lists each)", more, list)
+		d.Line, d.Column = 0, 0 // many places: no one source line
+		out[g.at] = &d
+	}
+	return out
+}
+
+// shapeWord matches what varies in a warning from one server to the next:
+// quoted text, references, numbers and durations.
+var shapeWord = regexp.MustCompile(`"[^"]*"|\$\{[^}]*\}|\{env:[^}]*\}|[0-9][0-9a-z.]*`)
+
+// warningShape is a warning's summary with what varies from server to
+// server blanked: the server's own name and the values it holds.
+func warningShape(d canonical.Diagnostic) string {
+	s := strings.ReplaceAll(d.Summary, strconv.Quote(d.Server), "…")
+	s = strings.ReplaceAll(s, d.Server, "…")
+	return d.Field + "\x00" + shapeWord.ReplaceAllString(s, "…")
 }
 
 func writeDiagnostics(w io.Writer, ds canonical.Diagnostics, color bool) {

@@ -496,10 +496,52 @@ func (a *App) colorDiff(d string) string {
 	return strings.Join(lines, "")
 }
 
+// planDiagnostics are the plan's diagnostics worth printing. A run with
+// nothing to write is quiet however many servers a client cannot fully
+// hold (that was said when the files were written): only its errors and
+// the warnings of files with an entry left alone for the user to settle
+// are printed. A run that writes prints them all; --verbose always does.
+func (a *App) planDiagnostics(p *emitters.Plan) canonical.Diagnostics {
+	if a.Verbose || len(p.Changes()) > 0 {
+		return p.Diags
+	}
+	quiet := map[*canonical.Diagnostic]bool{}
+	for _, fc := range p.Files {
+		if fc.Changed() || fc.Diags.HasErrors() || leftAlone(fc) > 0 {
+			continue
+		}
+		for _, d := range fc.Diags {
+			quiet[d] = true
+		}
+	}
+	var out canonical.Diagnostics
+	for _, d := range p.Diags {
+		if !quiet[d] {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// leftAlone counts the entries a plan leaves alone in a file for the user
+// to settle (their own entry differs, or they edited mcpsync's), not those
+// the client cannot hold, which are the same on every run.
+func leftAlone(fc *emitters.FileChange) int {
+	n := 0
+	for _, tp := range fc.Targets {
+		for _, e := range tp.Entries {
+			if e.Action == emitters.Skip && e.Reason != emitters.ReasonCannotExpress {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // reportPlanProblems prints the plan's diagnostics; with errors it returns
 // a reportedError (exit 1), after saying that nothing was written.
 func (a *App) reportPlanProblems(p *emitters.Plan) error {
-	a.printDiagnostics(p.Diags)
+	a.printDiagnostics(a.planDiagnostics(p))
 	if p.Diags.HasErrors() {
 		n := len(p.Diags.Errors())
 		fmt.Fprintf(a.Stderr, "mcpsync: %d error(s); no file was written\n", n)
