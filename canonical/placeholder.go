@@ -324,6 +324,11 @@ func (t Template) mapRefs(f func(Segment) string) string {
 type RenderProblem struct {
 	Ref    Segment
 	Reason string
+	// Unexpanded says the reference reaches the server as its own text:
+	// the client expands nothing, or not this builtin. A value written that
+	// way cannot work, unlike a dropped default (the variable is still
+	// read) or an input read from the environment instead.
+	Unexpanded bool
 }
 
 // Render spells the template in dialect d. A reference d cannot express is
@@ -336,7 +341,7 @@ func (t Template) Render(d Dialect) (string, []RenderProblem) {
 		switch s.Kind {
 		case EnvRef:
 			if s.HasDefault && !(d.Env == EnvDollar && d.Defaults) {
-				problems = append(problems, RenderProblem{s, "the client has no default syntax; the default " + quote(s.Default) + " is dropped"})
+				problems = append(problems, RenderProblem{Ref: s, Reason: "the client has no default syntax; the default " + quote(s.Default) + " is dropped"})
 			}
 			return renderEnv(d, s.Name, s.Default, s.HasDefault && d.Defaults && d.Env == EnvDollar, s, &problems)
 		case InputRef:
@@ -347,13 +352,13 @@ func (t Template) Render(d Dialect) (string, []RenderProblem) {
 				return "${input:" + s.Name + "}"
 			}
 			name := InputEnvName(s.Name)
-			problems = append(problems, RenderProblem{s, "the client has no prompt inputs; written as a reference to the environment variable " + name})
+			problems = append(problems, RenderProblem{Ref: s, Reason: "the client has no prompt inputs; written as a reference to the environment variable " + name})
 			return renderEnv(d, name, "", false, s, &problems)
 		case Builtin:
 			if spelled, ok := d.Builtins[s.Name]; ok {
 				return spelled
 			}
-			problems = append(problems, RenderProblem{s, "the client does not expand " + s.Text + "; written unchanged"})
+			problems = append(problems, RenderProblem{Ref: s, Reason: "the client does not expand " + s.Text + "; written unchanged", Unexpanded: true})
 			return s.Text
 		}
 		return s.Text
@@ -383,7 +388,7 @@ func renderEnv(d Dialect, name, def string, withDefault bool, s Segment, problem
 		}
 		return "${" + name + "}"
 	}
-	*problems = append(*problems, RenderProblem{s, "the client expands no references; ${" + name + "} would reach the server literally"})
+	*problems = append(*problems, RenderProblem{Ref: s, Reason: "the client expands no references; ${" + name + "} would reach the server literally", Unexpanded: true})
 	return "${" + name + "}"
 }
 

@@ -206,9 +206,17 @@ server "filtered" {
 // so no client ping-pongs with the store. An edit in the store then reaches
 // the client, and again the next sync is quiet.
 func TestSyncConvergesForEveryClient(t *testing.T) {
+	// plain is a server every client can hold as it is (a client that
+	// expands no references gets none of the others that hold one).
+	const plain = `
+server "plain" {
+  command = "uvx"
+  args    = ["mcp-server-git"]
+}
+`
 	for _, ad := range all.NewRegistry(all.Options{}).All() {
 		t.Run(ad.ID(), func(t *testing.T) {
-			sb := newSandbox(t, richStore, ad.ID())
+			sb := newSandbox(t, richStore+plain, ad.ID())
 			if len(sb.targets()) == 0 {
 				t.Skipf("%s has no writable user-scope file", ad.ID())
 			}
@@ -216,7 +224,7 @@ func TestSyncConvergesForEveryClient(t *testing.T) {
 			if len(r.Conflicts) > 0 {
 				t.Fatalf("first sync: conflicts %+v", r.Conflicts)
 			}
-			if !strings.Contains(sb.read(sb.path(ad.ID())), "github") {
+			if !strings.Contains(sb.read(sb.path(ad.ID())), "mcp-server-git") {
 				t.Fatalf("the named client's file did not get the store's servers:\n%s", sb.read(sb.path(ad.ID())))
 			}
 			before := sb.snapshot()
@@ -224,7 +232,7 @@ func TestSyncConvergesForEveryClient(t *testing.T) {
 				t.Fatalf("second sync is not a no-op: outcomes %+v conflicts %+v\n%s", r.Outcomes, r.Conflicts,
 					r.Plan.Diff(emitters.DiffOptions{}))
 			}
-			sb.write(sb.store, strings.Replace(richStore, `"srv.js"`, `"server.js"`, 1))
+			sb.write(sb.store, strings.Replace(richStore+plain, `"srv.js"`, `"server.js"`, 1))
 			r = sb.sync(nil)
 			if len(r.Conflicts) > 0 {
 				t.Fatalf("store edit: conflicts %+v", r.Conflicts)

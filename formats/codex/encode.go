@@ -42,15 +42,44 @@ func (adapter) Encode(loc formats.Location, data []byte, want canonical.Set, opt
 	return edit.Run(data, want)
 }
 
-// refuse warns about a server Codex cannot run: it has no SSE transport.
+// refuse warns about a server Codex cannot run: it has no SSE transport
 // (Codex reads every url server as streamable HTTP, so an entry the file
-// holds is never SSE.)
+// holds is never SSE), and it expands no reference, so a server whose
+// command, arguments, url or cwd hold one, or whose env or headers hold one
+// that env_vars, bearer_token_env_var and env_http_headers cannot forward
+// (a ${input:…} prompt, text around a variable in env), would get the text.
 func (w *writer) refuse(srv canonical.Server) *canonical.Diagnostic {
-	if srv.Transport != canonical.SSE {
+	if srv.Transport == canonical.SSE {
+		d := w.Warn(&srv, "transport", "Codex has no SSE transport; server not written")
+		d.Detail = "Codex speaks only stdio and streamable HTTP. If the server also serves streamable HTTP, give that url with transport http"
+		return d
+	}
+	field, ref, found := adapterkit.Unexpanded(srv, func(field string, t canonical.Template) bool {
+		switch {
+		case strings.HasPrefix(field, "env."):
+			return adapterkit.OneEnvRef(t)
+		case strings.HasPrefix(field, "headers."):
+			n := 0
+			for _, seg := range t {
+				switch seg.Kind {
+				case canonical.EnvRef:
+					n++
+				case canonical.Literal:
+				default:
+					return false
+				}
+			}
+			return n == 1 // bearer_token_env_var or env_http_headers
+		}
+		return false
+	})
+	if !found {
 		return nil
 	}
-	d := w.Warn(&srv, "transport", "Codex has no SSE transport; server not written")
-	d.Detail = "Codex speaks only stdio and streamable HTTP. If the server also serves streamable HTTP, give that url with transport http"
+	d := w.Warn(&srv, field, "server %q is not written: Codex expands no references, so %s would reach the server as the text %s", srv.Name, field, ref)
+	d.Detail = "Codex forwards a variable only as a whole env value (env_vars) or header (bearer_token_env_var, env_http_headers). " +
+		"Add the server in Codex by hand with the real value (mcpsync leaves an entry it did not write alone), " +
+		"or keep it out of Codex with 'mcpsync disable " + srv.Name + " --client codex'"
 	return d
 }
 
@@ -123,30 +152,12 @@ func (w *writer) server(srv canonical.Server, old *canonical.Server) tomledit.Ta
 func (w *writer) fresh(srv canonical.Server) tomledit.Table {
 	var t tomledit.Table
 	name := srv.Name
-	literal := func(field, s string) {
-		tm := canonical.Parse(s, canonical.DialectCanonical)
-		if tm.HasRefs() {
-			ref := tm[0]
-			for _, seg := range tm {
-				if seg.Kind != canonical.Literal {
-					ref = seg
-					break
-				}
-			}
-			d := w.Warn(&srv, field, "Codex does not expand %s; written literally", ref.Text)
-			d.Detail = "Codex passes the text " + ref.Text + " to the server as it is"
-		}
-	}
 	switch srv.Transport {
 	case canonical.Stdio:
 		cmd, args := srv.Command, srv.Args
 		wrap := w.opts.OS == "windows" || (w.opts.OS == "" && w.f.wrapped[name])
 		if wrap {
 			cmd, args, _ = wrapCmd(cmd, args)
-		}
-		literal("command", srv.Command)
-		for _, a := range srv.Args {
-			literal("args", a)
 		}
 		t.Set("command", cmd)
 		if len(args) > 0 {
@@ -160,7 +171,6 @@ func (w *writer) fresh(srv canonical.Server) tomledit.Table {
 			t.Set("env_vars", vars)
 		}
 		if srv.Cwd != "" {
-			literal("cwd", srv.Cwd)
 			t.Set("cwd", srv.Cwd)
 		}
 		if len(srv.Headers) > 0 {
@@ -170,7 +180,6 @@ func (w *writer) fresh(srv canonical.Server) tomledit.Table {
 			w.Warn(&srv, "oauth", "Codex has no OAuth settings for a stdio server; oauth not written")
 		}
 	case canonical.HTTP:
-		literal("url", srv.URL)
 		t.Set("url", srv.URL)
 		bearer, hh, ehh := w.headers(srv)
 		if bearer != "" {

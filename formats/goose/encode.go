@@ -3,6 +3,7 @@ package goose
 import (
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
@@ -66,7 +67,33 @@ func (w *writer) refuse(srv canonical.Server) *canonical.Diagnostic {
 		d.Detail = "if the server also serves streamable HTTP, give that url with transport http"
 		return d
 	}
-	return nil
+	// Goose substitutes variables only in uri and headers, and forwards a
+	// variable to a command by name (env_keys): any other reference would
+	// reach the extension as text.
+	field, ref, found := adapterkit.Unexpanded(srv, func(field string, t canonical.Template) bool {
+		switch {
+		case field == "cwd":
+			return true // not written at all (warned about)
+		case strings.HasPrefix(field, "env."):
+			return adapterkit.OneEnvRef(t)
+		case field == "url", strings.HasPrefix(field, "headers."):
+			for _, seg := range t {
+				if seg.Kind != canonical.Literal && seg.Kind != canonical.EnvRef {
+					return false
+				}
+			}
+			return true
+		}
+		return false
+	})
+	if !found {
+		return nil
+	}
+	d := w.Warn(&srv, field, "server %q is not written: Goose does not expand references there, so %s would reach the server as the text %s", srv.Name, field, ref)
+	d.Detail = "Goose substitutes variables only in uri and headers, and passes one to a command only as a whole env value (env_keys). " +
+		"Add the extension in Goose by hand with the real value (mcpsync leaves an entry it did not write alone), " +
+		"or keep it out of Goose with 'mcpsync disable " + srv.Name + " --client goose'"
+	return d
 }
 
 // EntrySpan returns the bytes of one extension in data.
@@ -149,27 +176,14 @@ func (w *writer) fresh(srv canonical.Server) yamledit.Map {
 			m.Set(key, def)
 		}
 	}
-	literal := func(field, s string) {
-		if tm := canonical.Parse(s, canonical.DialectCanonical); tm.HasRefs() {
-			for _, seg := range tm {
-				if seg.Kind != canonical.Literal {
-					d := w.Warn(&srv, field, "Goose does not expand %s here; written literally", seg.Text)
-					d.Detail = "Goose substitutes variables only in uri and headers"
-					break
-				}
-			}
-		}
-	}
 	switch srv.Transport {
 	case canonical.Stdio:
 		m.Set("type", "stdio")
 		display("name", srv.Name)
 		display("description", "")
-		literal("command", srv.Command)
 		m.Set("cmd", srv.Command)
 		args := make([]any, len(srv.Args))
 		for i, a := range srv.Args {
-			literal("args", a)
 			args[i] = a
 		}
 		m.Set("args", args)

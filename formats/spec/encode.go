@@ -208,6 +208,61 @@ func (e *encoder) strMap(s canonical.Server, field string, m map[string]string) 
 	return out
 }
 
+// unexpanded finds the first field of s that the client would pass to the
+// server with a reference in it left as text (it expands no references, or
+// not that builtin): such an entry cannot work, so it is not written. Only
+// the fields the client's entry holds count; a dropped field is warned
+// about on its own.
+func (e *encoder) unexpanded(s canonical.Server) (field string, problem canonical.RenderProblem, found bool) {
+	f := e.a.spec.Fields
+	check := func(name, v string) bool {
+		if found {
+			return true
+		}
+		t := canonical.Parse(v, canonical.DialectCanonical)
+		if !t.HasRefs() {
+			return false
+		}
+		_, probs := t.Render(e.a.spec.Dialect)
+		for _, p := range probs {
+			if p.Unexpanded {
+				field, problem, found = name, p, true
+				return true
+			}
+		}
+		return false
+	}
+	if s.Transport == canonical.Stdio {
+		check("command", s.Command)
+		for i, a := range s.Args {
+			check(fmt.Sprintf("args[%d]", i), a)
+		}
+		if f.Env != "" {
+			for _, k := range sortedKeys(s.Env) {
+				check("env."+k, s.Env[k])
+			}
+		}
+		if f.Cwd != "" {
+			check("cwd", s.Cwd)
+		}
+		return field, problem, found
+	}
+	check("url", s.URL)
+	if f.Headers != "" {
+		for _, k := range sortedKeys(s.Headers) {
+			check("headers."+k, s.Headers[k])
+		}
+	}
+	return field, problem, found
+}
+
+// unexpandedAdvice says what to do about a server whose reference a client
+// would not expand.
+func unexpandedAdvice(client, id, server string) string {
+	return "add the server in " + client + " by hand with the real value (mcpsync leaves an entry it did not write alone), " +
+		"or keep it out of " + client + " with 'mcpsync disable " + server + " --client " + id + "'; mcpsync never expands a reference into a file"
+}
+
 // render spells s as the client's entry. It reports ok == false, with a
 // warning, when the client cannot run the server at all, and bridged when
 // a remote server is written as an mcp-remote command.
@@ -237,6 +292,17 @@ func (e *encoder) render(s canonical.Server, exists bool) (fields []field, bridg
 		e.warn(s, "disabled", "writing it would turn it on; enable it in mcpsync, or disable it in the client's own settings"+left,
 			"server %q is not written: it is disabled and %s has no way to say so in its file", s.Name, sp.DisplayName)
 		return nil, false, false
+	}
+	if !bridged {
+		if field, ref, found := e.unexpanded(s); found {
+			why := sp.DisplayName + " expands no references"
+			if ref.Ref.Kind == canonical.Builtin {
+				why = sp.DisplayName + " does not expand " + ref.Ref.Text
+			}
+			e.warn(s, field, unexpandedAdvice(sp.DisplayName, sp.ID, s.Name)+left,
+				"server %q is not written: %s, so %s would reach the server as the text %s", s.Name, why, field, ref.Ref.Text)
+			return nil, false, false
+		}
 	}
 	add := func(key string, kind fieldKind, v any) { fields = append(fields, field{key, kind, v}) }
 	if f.Type != "" && tr.WriteType {
@@ -714,4 +780,13 @@ func (e *encoder) syncOAuth(path []string, node jsonedit.Node, want jsonedit.Obj
 func jsonSame(a, b []byte) bool {
 	var x, y any
 	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && reflect.DeepEqual(x, y)
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

@@ -8,6 +8,7 @@ package adapterkit
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -154,3 +155,57 @@ func StdioOnlyFields(srv canonical.Server) []string {
 	}
 	return out
 }
+
+// Unexpanded returns the first field of srv that the client's entry holds
+// with a reference the client would pass to the server as text: a command,
+// argument, env value, cwd, url or header for which expressible says no.
+// Only the fields of srv's transport are looked at (a stdio server's
+// command, args, env and cwd; a remote server's url and headers). Such an
+// entry cannot work, so the adapter does not write it (see Refuse).
+func Unexpanded(srv canonical.Server, expressible func(field string, t canonical.Template) bool) (field, ref string, found bool) {
+	check := func(name, v string) bool {
+		t := canonical.Parse(v, canonical.DialectCanonical)
+		if !t.HasRefs() || expressible(name, t) {
+			return false
+		}
+		field, found = name, true
+		for _, seg := range t {
+			if seg.Kind != canonical.Literal {
+				ref = seg.Text
+				break
+			}
+		}
+		return true
+	}
+	if srv.Transport == canonical.Stdio {
+		if check("command", srv.Command) {
+			return
+		}
+		for i, a := range srv.Args {
+			if check(fmt.Sprintf("args[%d]", i), a) {
+				return
+			}
+		}
+		for _, k := range SortedKeys(srv.Env) {
+			if check("env."+k, srv.Env[k]) {
+				return
+			}
+		}
+		check("cwd", srv.Cwd)
+		return
+	}
+	if check("url", srv.URL) {
+		return
+	}
+	for _, k := range SortedKeys(srv.Headers) {
+		if check("headers."+k, srv.Headers[k]) {
+			return
+		}
+	}
+	return
+}
+
+// OneEnvRef reports whether t is a single environment reference and nothing
+// else (${VAR} or ${VAR:-d}): what a client that forwards variables by name
+// (Codex's env_vars, Goose's env_keys) can pass.
+func OneEnvRef(t canonical.Template) bool { return len(t) == 1 && t[0].Kind == canonical.EnvRef }
