@@ -113,3 +113,16 @@ func FuzzPlaceholderRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+func TestNameProblems(t *testing.T) {
+	for name, bad := range map[string]bool{
+		"github": false, "a b": false, "a.b": false, "a/b": false, "../x": false, "a@b": false, "a:b": false,
+		"ünï": false, `q"uote`: false, "a~b": false, "io.github.owner/repo": false,
+		"": true, "  ": true, "a\tb": true, "a\nb": true, "evil\x1b]0;x\a": true, "del\x7f": true, "c1\u009b": true,
+		"rtl\u202egnp": true, " lead": true, "trail ": true, "bad\xffutf8": true,
+	} {
+		if got := NameProblem(name) != ""; got != bad {
+			t.Errorf("NameProblem(%q) = %q, want a problem: %v", name, NameProblem(name), bad)
+		}
+	}
+}

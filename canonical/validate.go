@@ -1,8 +1,10 @@
 package canonical
 
 import (
+	"fmt"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 )
 
 // Validate checks every server of the set and the set as a whole: names
@@ -44,6 +46,8 @@ func (s *Server) Validate() Diagnostics {
 	}
 	if strings.TrimSpace(s.Name) == "" {
 		add("name", "every server needs a name: it is the key clients list it under", "server has an empty name")
+	} else if p := NameProblem(s.Name); p != "" {
+		add("name", "rename it ("+NameAdvice+")", "server name %q %s", s.Name, p)
 	}
 	switch {
 	case s.Command != "" && s.URL != "":
@@ -97,3 +101,39 @@ func checkURL(u string) string {
 	}
 	return ""
 }
+
+// NameProblem says what is wrong with a server name that no client can
+// hold as it is, or "" when there is nothing wrong. The real clients read
+// almost any name from their files (Claude Code, Codex, OpenCode, Gemini
+// CLI, Qwen Code, Copilot CLI and Amp list "a b", "a/b", "../x", "a@b",
+// "ünï" and quotes as they are: interop/names_test.go), but a control
+// character is another matter: Copilot CLI drops a server whose name holds
+// a tab, every client's list shows it as a broken line, and a terminal
+// acts on an escape sequence. So are a name made of nothing but white
+// space, one that starts or ends with it (the clients' own 'mcp add' trims
+// or refuses it), text that is not UTF-8, and the characters that make
+// text display in another order than it is stored.
+func NameProblem(name string) string {
+	if strings.TrimSpace(name) == "" {
+		return "is empty"
+	}
+	if !utf8.ValidString(name) {
+		return "is not valid UTF-8"
+	}
+	for i, r := range name {
+		switch {
+		case r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f:
+			return fmt.Sprintf("holds a control character (%U at byte %d)", r, i)
+		case r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f || r == 0x061c:
+			return fmt.Sprintf("holds a character that reorders text on screen (%U at byte %d)", r, i)
+		}
+	}
+	if strings.TrimSpace(name) != name {
+		return "starts or ends with white space"
+	}
+	return ""
+}
+
+// NameAdvice is which names are safe, for the advice about one that
+// NameProblem refuses.
+const NameAdvice = "letters, digits, '-', '_' and '.' are read the same way by every client"

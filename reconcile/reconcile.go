@@ -211,6 +211,14 @@ func Plan(opts Options) *Result {
 		if len(opts.Servers) > 0 && !slices.Contains(opts.Servers, name) {
 			continue
 		}
+		if prob := canonical.NameProblem(name); prob != "" {
+			// A name no client holds as it is (a tab in it) is never
+			// spread; the store could not even hold it.
+			d := canonical.Warnf("not synced: server name %q %s", name, prob)
+			d.Detail, d.Server = "rename it where it is defined ("+canonical.NameAdvice+")", name
+			p.warns = append(p.warns, d)
+			continue
+		}
 		if source, inEffect := p.teamSource(name); source != "" {
 			p.teamServer(name, source, inEffect)
 			continue

@@ -163,6 +163,12 @@ func (a *App) readLocations(ad formats.Adapter, scope canonical.Scope, file stri
 		got, ds := ad.Decode(loc, data)
 		all = append(all, ds.WithFile(loc.Path)...)
 		for _, srv := range got.Servers {
+			if p := canonical.NameProblem(srv.Name); p != "" {
+				d := canonical.Warnf("not imported: server name %q %s", srv.Name, p)
+				d.Detail, d.Server = "rename it in "+ad.DisplayName()+"'s file ("+canonical.NameAdvice+"), then import again", srv.Name
+				all = append(all, d.At(srv.Origin))
+				continue
+			}
 			if prev, dup := set.Get(srv.Name); dup {
 				if !canonical.Equal(prev, srv) {
 					d := canonical.Warnf("%s is also defined in %s; the first definition is imported", srv.Name, prev.Origin.File)
