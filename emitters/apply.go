@@ -119,6 +119,13 @@ func Apply(p *Plan, opts ApplyOptions) (*Result, error) {
 	}
 	at := now().UTC()
 	changes := p.Changes()
+	for _, fc := range changes {
+		for _, tp := range fc.Targets {
+			if tp.Target.Location.Shown {
+				return nil, fmt.Errorf("%s is another machine's file, shown only (its place here is unknown); nothing was written", fc.Path)
+			}
+		}
+	}
 	var drifted []string
 	for _, fc := range changes {
 		if !fc.unchangedOnDisk() {

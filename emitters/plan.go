@@ -255,7 +255,7 @@ func PlanExport(targets []Target, opts ExportOptions) *Plan {
 			continue
 		}
 		planFileExport(fc, group, opts, exported, pruned)
-		if fc.Changed() && !fc.Diags.HasErrors() {
+		if fc.Changed() && !fc.Diags.HasErrors() && !group[0].Location.Shown {
 			fc.Diags = append(fc.Diags, checkWritable(fc, clientNames(group))...)
 			fc.Diags = append(fc.Diags, readableSecrets(fc)...)
 		}
@@ -311,6 +311,9 @@ func readFile(group []Target) *FileChange {
 			d.Detail = t.Location.Note
 			fc.Diags = append(fc.Diags, d.At(canonical.Pos{File: path}))
 		}
+	}
+	if group[0].Location.Shown {
+		return fc // another machine's file: never read, as if absent
 	}
 	data, mode, err := readCurrent(path)
 	if err != nil {

@@ -47,6 +47,11 @@ type Env struct {
 	Home       string // the user's home directory
 	ProjectDir string // absolute project root ("" when there is none)
 	OS         string // "linux", "darwin" or "windows": chooses paths and cmd /c wrapping
+	// HostOS, when set, is the OS whose path syntax the paths are written
+	// in, when it is not OS: a Windows client's files under a Windows home
+	// mounted here (WSL's /mnt/c/Users/NAME) are Windows files at Linux
+	// paths.
+	HostOS string
 	// Getenv reads variables that move client files ($CODEX_HOME,
 	// $XDG_CONFIG_HOME, $APPDATA, ...). Nil reads nothing.
 	Getenv func(string) string
@@ -59,6 +64,17 @@ type Env struct {
 	// between files by which exist (FileChooser). Nil looks on this
 	// machine's disk.
 	Exists func(path string) bool
+	// Shown says the paths are another machine's, only to be shown: Locate
+	// marks every location Shown.
+	Shown bool
+}
+
+// PathOS is the OS whose separators the paths use: HostOS, else OS.
+func (e Env) PathOS() string {
+	if e.HostOS != "" {
+		return e.HostOS
+	}
+	return e.OS
 }
 
 // exists is Env.Exists, or a stat of this machine's disk.
@@ -104,6 +120,10 @@ type Location struct {
 	// one mcpsync writes for (a moved file's os): it chooses the shape of
 	// what is written there (cmd /c npx on windows), as --os does.
 	OS string `json:"os,omitempty"`
+	// Shown marks a file of another machine whose place here is unknown
+	// (--os windows without --home): its path only says where that machine
+	// keeps it. It is never read (it is as if absent) nor written.
+	Shown bool `json:"shown,omitempty"`
 }
 
 func (l Location) String() string {
@@ -353,6 +373,11 @@ func Locate(a Adapter, env Env) []Location {
 	locs := a.Locations(env)
 	if chooser, ok := a.(FileChooser); ok {
 		locs = chooser.ChooseFiles(locs, env.exists)
+	}
+	if env.Shown {
+		for i := range locs {
+			locs[i].Shown = true
+		}
 	}
 	moved := env.Files[a.ID()]
 	if moved.Path == "" {

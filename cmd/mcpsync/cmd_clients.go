@@ -56,10 +56,11 @@ func (a *App) clientsCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "clients",
 		Usage:       "list the clients mcpsync knows and their files",
-		UsageText:   "mcpsync clients [--os OS] [--spec ID]",
+		UsageText:   "mcpsync clients [--os OS [--home DIR]] [--spec ID]",
 		Description: clientsDescription,
 		Flags: []cli.Flag{
 			osFlag(),
+			homeFlag(),
 			&cli.StringFlag{Name: "spec", Usage: "print the built-in spec of client `ID`"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -82,7 +83,11 @@ func (a *App) clientsCommand() *cli.Command {
 				}
 				return a.printExact(string(src))
 			}
-			list := a.describeClients(reg, a.formatsEnv(goos))
+			home, err := a.homeOption(cmd)
+			if err != nil {
+				return err
+			}
+			list := a.describeClients(reg, a.formatsEnvStore(goos, home, nil))
 			if a.JSON {
 				return a.printJSON(list)
 			}
@@ -99,7 +104,9 @@ func (a *App) describeClients(reg *formats.Registry, env formats.Env) []clientJS
 		c := clientJSON{ID: ad.ID(), Name: ad.DisplayName(), Origin: reg.Origin(ad.ID()), Capabilities: ad.Capabilities()}
 		for _, loc := range formats.Locate(ad, env) {
 			l := locationJSON{Location: loc}
-			if data, err := os.ReadFile(loc.Path); err == nil {
+			if env.Exists != nil && !env.Exists(loc.Path) {
+				// another machine's paths, only shown
+			} else if data, err := os.ReadFile(loc.Path); err == nil {
 				l.Exists = true
 				set, ds := ad.Decode(loc, data)
 				if errs := ds.WithFile(loc.Path).Errors(); len(errs) > 0 {

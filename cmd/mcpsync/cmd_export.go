@@ -58,6 +58,11 @@ func (a *App) exportCommand() *cli.Command {
 			if o.servers = cmd.Args().Slice(); len(o.servers) > 0 && o.prune {
 				return usagef("--prune removes what the store no longer has; it takes no server names (got %q)", o.servers[0])
 			}
+			if o.goos != a.GOOS && o.home == "" && !cmd.Bool("dry-run") {
+				// A dry run shows that machine's files as new ones; a write
+				// needs to know where they are.
+				return foreignWithoutHome(o.goos)
+			}
 			return a.runExport(o, cmd.Bool("dry-run"), cmd.Bool("show-secrets"))
 		},
 	}

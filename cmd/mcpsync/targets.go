@@ -44,17 +44,54 @@ func (a *App) registry() *formats.Registry {
 }
 
 // formatsEnv describes this machine (or the one --os names) to the adapters.
-func (a *App) formatsEnv(goos string) formats.Env { return a.formatsEnvStore(goos, nil) }
+func (a *App) formatsEnv(goos string) formats.Env { return a.formatsEnvStore(goos, "", nil) }
 
-// formatsEnvStore is formatsEnv for a command that has a store open: when
+// formatsEnvStore is formatsEnv for a command that has a store open (when
 // it is the user's store, its client files are taken from it rather than
-// read again.
-func (a *App) formatsEnvStore(goos string, open *store.Store) formats.Env {
+// read again), and home, when set (--home), the home directory of the
+// machine whose files to write as this machine sees it: a Windows home
+// mounted in WSL, /mnt/c/Users/NAME. Another machine's files are at its
+// layout's paths under that home, in this machine's path syntax, and its
+// environment ($XDG_CONFIG_HOME, %APPDATA%) is not this one's. Without a
+// home, another OS's paths are only shown (foreignPaths), never read or
+// written.
+func (a *App) formatsEnvStore(goos, home string, open *store.Store) formats.Env {
 	env := formats.Env{Home: a.Dirs.Home, ProjectDir: a.projectRoot(), OS: goos, Getenv: a.Getenv}
-	if goos == a.GOOS {
+	switch {
+	case home != "":
+		env.Home, env.Getenv = home, nil
+		if goos != a.GOOS {
+			env.HostOS = a.GOOS
+		}
+	case goos != a.GOOS:
+		env.Home, env.Getenv, env.HostOS, env.Shown = foreignHome(goos), nil, a.GOOS, true
+		env.Exists = func(string) bool { return false }
+	default:
 		env.Files = a.movedClientFiles(open)
 	}
 	return env
+}
+
+// foreignHome stands for the home directory of a machine of another OS in
+// paths that are only shown (in this machine's path syntax, as a project
+// shared with that machine is): %USERPROFILE% on Windows, ~ elsewhere.
+func foreignHome(goos string) string {
+	if goos == "windows" {
+		return "%USERPROFILE%"
+	}
+	return "~"
+}
+
+// foreignWithoutHome is the error of a command that would read or write the
+// files of another OS's machine without being told where they are here.
+func foreignWithoutHome(goos string) error {
+	example := "/mnt/c/Users/NAME in WSL"
+	if goos != "windows" {
+		example = "where that machine's home is mounted here"
+	}
+	return usagef("--os %s is another machine's files, and mcpsync does not know where they are from here: "+
+		"give --home DIR, that machine's home directory as this one sees it (%s), "+
+		"or set the client's file in your store: client \"ID\" { file = \"…\", os = %q }; nothing was written", goos, example, goos)
 }
 
 // movedClientFiles reads the file attributes of the client blocks in the
@@ -101,6 +138,28 @@ func (a *App) targetOS(cmd *cli.Command) (string, error) {
 		return goos, nil
 	}
 	return "", usagef("--os %q: use windows, darwin or linux", goos)
+}
+
+// homeFlag is --home: the home directory of the machine whose files to
+// write, as this machine sees it.
+func homeFlag() *cli.StringFlag {
+	return &cli.StringFlag{Name: "home", TakesFile: true,
+		Usage: "the home `DIR` of the machine whose files to write, as this one sees it (with --os windows in WSL: /mnt/c/Users/NAME)"}
+}
+
+// homeOption validates --home: an existing directory, made absolute.
+func (a *App) homeOption(cmd *cli.Command) (string, error) {
+	home := cmd.String("home")
+	if home == "" {
+		return "", nil
+	}
+	if !filepath.IsAbs(home) {
+		home = filepath.Join(a.Cwd, home)
+	}
+	if fi, err := os.Stat(home); err != nil || !fi.IsDir() {
+		return "", usagef("--home %s: not a directory here", cmd.String("home"))
+	}
+	return filepath.Clean(home), nil
 }
 
 func scopeFlag(usage string) *cli.StringFlag {
@@ -294,6 +353,7 @@ type planExportOptions struct {
 	to           []string
 	scope        canonical.Scope
 	goos         string
+	home         string // --home: the other machine's home, as seen here
 	prune, force bool
 	bridgeRemote bool
 	promptInputs bool
@@ -307,6 +367,7 @@ func exportFlags() []cli.Flag {
 		scopeFlag("which files: `user` (your own files, from the user store), project (the project's shared files, " +
 			"from its mcpsync.hcl) or local (Claude Code's private per-project section, from the user store)"),
 		osFlag(),
+		homeFlag(),
 		&cli.BoolFlag{Name: "prune", Usage: "also remove the entries mcpsync wrote before that the store no longer has (never your own entries)"},
 		&cli.BoolFlag{Name: "force", Usage: "replace (and with --prune remove) entries mcpsync did not write or that were edited by hand"},
 		&cli.BoolFlag{Name: "bridge-remote", Usage: "write remote servers for stdio-only clients (Claude Desktop) through npx -y mcp-remote instead of skipping them"},
@@ -326,6 +387,9 @@ func (a *App) exportOptions(cmd *cli.Command, defaultTo []string) (planExportOpt
 		return o, err
 	}
 	if o.goos, err = a.targetOS(cmd); err != nil {
+		return o, err
+	}
+	if o.home, err = a.homeOption(cmd); err != nil {
 		return o, err
 	}
 	o.prune, o.force = cmd.Bool("prune"), cmd.Bool("force")
@@ -380,7 +444,7 @@ func (a *App) planExport(o planExportOptions, lock bool) (*exportRun, error) {
 // write, locked), into run: add --to plans with the servers it is about
 // to save, before anything is written.
 func (a *App) planExportStore(run *exportRun, o planExportOptions, st *store.Store, adapters []formats.Adapter, fromAll bool) error {
-	env := a.formatsEnvStore(o.goos, st)
+	env := a.formatsEnvStore(o.goos, o.home, st)
 	targets, skipped := exportTargets(adapters, env, o.scope, fromAll)
 	run.skipped = skipped
 	// The store's servers plus the approved servers of its team sources;

@@ -66,18 +66,18 @@ func (adapter) Locations(env formats.Env) []formats.Location {
 	var locs []formats.Location
 	home := env.Get("CODEX_HOME")
 	if home == "" && env.Home != "" {
-		home = adapterkit.JoinPath(env.OS, env.Home, ".codex")
+		home = adapterkit.JoinPath(env.PathOS(), env.Home, ".codex")
 	}
 	if home != "" {
 		locs = append(locs, formats.Location{
 			Client: ID, Scope: canonical.ScopeUser, Format: formats.TOML,
-			Path: adapterkit.JoinPath(env.OS, home, "config.toml"),
+			Path: adapterkit.JoinPath(env.PathOS(), home, "config.toml"),
 		})
 	}
 	if env.ProjectDir != "" {
 		locs = append(locs, formats.Location{
 			Client: ID, Scope: canonical.ScopeProject, Format: formats.TOML,
-			Path: adapterkit.JoinPath(env.OS, env.ProjectDir, ".codex", "config.toml"),
+			Path: adapterkit.JoinPath(env.PathOS(), env.ProjectDir, ".codex", "config.toml"),
 			Note: "Codex reads a project's .codex/config.toml only when the user file trusts the project: " +
 				`[projects."` + env.ProjectDir + `"] trust_level = "trusted"`,
 		})

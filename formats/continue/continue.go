@@ -72,13 +72,13 @@ func (adapter) Locations(env formats.Env) []formats.Location {
 	if env.Home != "" {
 		locs = append(locs, formats.Location{
 			Client: ID, Scope: canonical.ScopeUser, Format: formats.YAML,
-			Path: adapterkit.JoinPath(env.OS, env.Home, ".continue", "config.yaml"),
+			Path: adapterkit.JoinPath(env.PathOS(), env.Home, ".continue", "config.yaml"),
 		})
 	}
 	if env.ProjectDir != "" {
 		locs = append(locs, formats.Location{
 			Client: ID, Scope: canonical.ScopeProject, Format: formats.YAML,
-			Path: adapterkit.JoinPath(env.OS, env.ProjectDir, ".continue", "mcpServers", ProjectFile),
+			Path: adapterkit.JoinPath(env.PathOS(), env.ProjectDir, ".continue", "mcpServers", ProjectFile),
 			Note: "Continue reads every file in .continue/mcpServers; mcpsync writes only " + ProjectFile +
 				" and leaves the other blocks as they are",
 		})

@@ -74,16 +74,16 @@ func (adapter) Locations(env formats.Env) []formats.Location {
 	case env.OS == "windows":
 		appData := env.Get("APPDATA")
 		if appData == "" && env.Home != "" {
-			appData = adapterkit.JoinPath(env.OS, env.Home, "AppData", "Roaming")
+			appData = adapterkit.JoinPath(env.PathOS(), env.Home, "AppData", "Roaming")
 		}
 		if appData == "" {
 			return nil
 		}
-		path = adapterkit.JoinPath(env.OS, appData, "Block", "goose", "config", "config.yaml")
+		path = adapterkit.JoinPath(env.PathOS(), appData, "Block", "goose", "config", "config.yaml")
 	case env.Get("XDG_CONFIG_HOME") != "":
-		path = adapterkit.JoinPath(env.OS, env.Get("XDG_CONFIG_HOME"), "goose", "config.yaml")
+		path = adapterkit.JoinPath(env.PathOS(), env.Get("XDG_CONFIG_HOME"), "goose", "config.yaml")
 	case env.Home != "":
-		path = adapterkit.JoinPath(env.OS, env.Home, ".config", "goose", "config.yaml")
+		path = adapterkit.JoinPath(env.PathOS(), env.Home, ".config", "goose", "config.yaml")
 	default:
 		return nil
 	}

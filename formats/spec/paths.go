@@ -116,7 +116,7 @@ func evalPath(e hcl.Expression, env formats.Env, project string) (string, error)
 		return "", err
 	}
 	p := v.AsString()
-	if env.OS == "windows" {
+	if env.PathOS() == "windows" {
 		return strings.ReplaceAll(p, "/", `\`), nil
 	}
 	return path.Clean(p), nil
