@@ -109,9 +109,22 @@ type Server struct {
 	// client loses nothing. Other clients ignore them.
 	Extra map[string]map[string]json.RawMessage `json:"extra,omitempty"`
 
+	// Project, when set, binds the server to one project: it is a server of
+	// Claude Code's local scope (the user's own, private section of one
+	// project in ~/.claude.json), and the absolute project directory says
+	// which. Only that project's local section gets it; a user-scope file
+	// never does. A server without it is the user's everywhere. Client
+	// files never hold it: where a server sits in them says it.
+	Project string `json:"project,omitempty"`
+
 	// Origin is where the server was read from; zero when synthesised.
 	Origin Pos `json:"origin,omitzero"`
 }
+
+// ForProject reports whether the server belongs to the user's local
+// section of project dir ("" for the user's own servers, which belong to
+// none).
+func (s Server) ForProject(dir string) bool { return s.Project == dir }
 
 // Clone returns a deep copy of s.
 func (s Server) Clone() Server {
@@ -194,7 +207,7 @@ func Equal(a, b Server, extraFor ...string) bool {
 	a, b = a.Clone(), b.Clone()
 	a.Normalize()
 	b.Normalize()
-	if a.Name != b.Name || a.Transport != b.Transport || a.Command != b.Command || a.Cwd != b.Cwd ||
+	if a.Name != b.Name || a.Project != b.Project || a.Transport != b.Transport || a.Command != b.Command || a.Cwd != b.Cwd ||
 		a.URL != b.URL || a.Disabled != b.Disabled || a.StartupTimeout != b.StartupTimeout ||
 		a.ToolTimeout != b.ToolTimeout || a.Auth.BearerTokenEnv != b.Auth.BearerTokenEnv {
 		return false

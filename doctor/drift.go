@@ -43,7 +43,9 @@ func drift(entries []entry, stores map[canonical.Scope]*store.Store, os string, 
 		}
 		class := storeClass(e.loc.Scope)
 		if st := stores[class]; st != nil {
-			if want, ok := st.Servers.Get(e.srv.Name); ok {
+			if want, ok := st.Servers.Get(e.srv.Name); ok && inScope(want, e.loc) {
+				want = want.Clone()
+				want.Project = "" // where the entry sits says it
 				if !st.Allows(e.client.ID(), e.srv.Name) {
 					continue
 				}
@@ -84,6 +86,16 @@ func drift(entries []entry, stores map[canonical.Scope]*store.Store, os string, 
 		}
 	}
 	return out
+}
+
+// inScope reports whether a store server is meant for a location: one
+// bound to a project only for that project's local section, one bound to
+// none for every other.
+func inScope(srv canonical.Server, loc formats.Location) bool {
+	if loc.Scope == canonical.ScopeLocal {
+		return srv.Project != "" && srv.Project == loc.Project
+	}
+	return srv.Project == ""
 }
 
 func storeDrift(e entry, st *store.Store, fields []string) Finding {

@@ -219,6 +219,10 @@ func Plan(opts Options) *Result {
 			p.warns = append(p.warns, d)
 			continue
 		}
+		if srv, ok := opts.Store.Servers.Get(name); ok && srv.Project != "" {
+			p.localServer(srv)
+			continue
+		}
 		if source, inEffect := p.teamSource(name); source != "" {
 			p.teamServer(name, source, inEffect)
 			continue
@@ -305,6 +309,25 @@ func (p *planner) server(name string) {
 	}
 	if len(oc.To) > 0 || len(oc.Removed) > 0 || len(oc.Kept) > 0 && out.Del && mi.Kind == hasBase {
 		p.r.Outcomes = append(p.r.Outcomes, oc)
+	}
+}
+
+// localServer leaves alone a store server bound to one project's local
+// section (Server.Project): sync keeps the user scope in step, where that
+// server does not belong, so no user-scope file gets it and no entry of
+// the same name there changes it. Such an entry is pointed out.
+func (p *planner) localServer(srv canonical.Server) {
+	for _, sd := range p.sides {
+		if have, ok := sd.tp.Current.Get(srv.Name); ok {
+			d := canonical.Warnf("not synced: %s holds %q, which the store has as a local server of project %s", sd.id, srv.Name, srv.Project)
+			d.Detail = "a local server stays in its project; rename one of them, or remove the store's with 'mcpsync remove " + srv.Name + "'"
+			d.Server = srv.Name
+			pos := have.Origin
+			if pos.File == "" {
+				pos.File = sd.path
+			}
+			p.warns = append(p.warns, d.At(pos))
+		}
 	}
 }
 

@@ -29,7 +29,7 @@ var serverSchema = &hcl.BodySchema{
 		{Name: "command"}, {Name: "args"}, {Name: "env"}, {Name: "cwd"},
 		{Name: "url"}, {Name: "transport"}, {Name: "headers"},
 		{Name: "disabled"}, {Name: "tools_allow"}, {Name: "tools_deny"},
-		{Name: "startup_timeout"}, {Name: "tool_timeout"},
+		{Name: "startup_timeout"}, {Name: "tool_timeout"}, {Name: "project"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{{Type: "oauth"}, {Type: "extra", LabelNames: []string{"client"}}},
 }
@@ -164,6 +164,17 @@ func (d *decoder) server(blk *hcl.Block) canonical.Server {
 	srv.ToolsDeny = d.strList(a["tools_deny"], name)
 	srv.StartupTimeout = d.duration(a["startup_timeout"], name)
 	srv.ToolTimeout = d.duration(a["tool_timeout"], name)
+	if at := a["project"]; at != nil {
+		if p := d.str(at, name); p != "" && !filepath.IsAbs(p) {
+			d.errorAt(at.Expr.Range(), name, "project", "give the project's absolute directory, as Claude Code keys its local servers: \"/home/me/code/app\"",
+				"project %q is not an absolute directory", p)
+		} else {
+			srv.Project = filepath.Clean(p)
+			if p == "" {
+				srv.Project = ""
+			}
+		}
+	}
 	if at := a["transport"]; at != nil {
 		t := canonical.Transport(d.str(at, name))
 		if !t.Valid() && t != "" {

@@ -36,6 +36,12 @@
 //	  }
 //	}
 //
+//	server "postgres" {
+//	  project = "/home/me/code/webapp"   # Claude Code's local scope of this project only
+//	  command = "npx"
+//	  args    = ["-y", "@modelcontextprotocol/server-postgres", "postgresql://localhost/webapp"]
+//	}
+//
 //	client "cursor" {
 //	  include = ["github"]   # only these servers (all when absent)
 //	  exclude = ["linear"]   # minus these

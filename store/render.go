@@ -57,6 +57,7 @@ type attrSpec struct {
 }
 
 var serverAttrs = []attrSpec{
+	{"project", func(s *canonical.Server, _ bool, _ string) (string, bool) { return quote(s.Project), s.Project != "" }},
 	{"command", func(s *canonical.Server, _ bool, _ string) (string, bool) { return strExpr(s.Command), s.Command != "" }},
 	{"args", func(s *canonical.Server, _ bool, ind string) (string, bool) {
 		return listExpr(s.Args, ind, len("args = ")), len(s.Args) > 0

@@ -280,6 +280,11 @@ func (a *App) runImport(o importOptions) error {
 	for _, in := range incoming.Servers {
 		in = in.Clone()
 		in.Origin = canonical.Pos{}
+		if scope == canonical.ScopeLocal {
+			// A server of this project's local section stays this
+			// project's: the store binds it, so that no other file gets it.
+			in.Project = locs[0].Project
+		}
 		if source, inEffect := team.SourceOf(in.Name); source != "" {
 			upstream, _ := team.Set.Get(in.Name)
 			if !rename || inEffect && sameAsClientHolds(ad, locs[0], upstream, in) {

@@ -125,6 +125,9 @@ func (s listServer) clientsOf(st *store.Store) string {
 	if s.Approval == sources.PendingNew {
 		return "none until approved"
 	}
+	if s.Project != "" {
+		return "claude-code (local, one project)"
+	}
 	return clientsFor(st, s.Name)
 }
 

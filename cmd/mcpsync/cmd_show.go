@@ -89,6 +89,9 @@ func (a *App) runShow(scope canonical.Scope, name string) error {
 	if ls.Source != "" {
 		row("approval", approvalLine(ls))
 	}
+	if srv.Project != "" {
+		row("project", a.storeDisplay(srv.Project)+" (Claude Code's local scope: only that project's section gets it)")
+	}
 	row("transport", string(srv.Transport))
 	if srv.Command != "" {
 		row("command", shellJoin(append([]string{srv.Command}, srv.Args...)))

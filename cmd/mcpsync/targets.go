@@ -457,7 +457,7 @@ func (a *App) planExportStore(run *exportRun, o planExportOptions, st *store.Sto
 	if note := run.desired.PendingNote(); note != "" && len(o.servers) == 0 {
 		fmt.Fprintln(a.Stderr, "note: "+note)
 	}
-	servers := run.desired.Set
+	servers := scopeServers(run.desired.Set, o.scope, env.ProjectDir)
 	if len(o.servers) > 0 {
 		if servers, err = a.onlyServers(servers, o.servers, st, run.desired); err != nil {
 			return err
@@ -475,6 +475,26 @@ func (a *App) planExportStore(run *exportRun, o planExportOptions, st *store.Sto
 	})
 	run.plan.Diags.Sort()
 	return nil
+}
+
+// scopeServers keeps the servers of set that belong in the scope's files:
+// for Claude Code's local scope, those the user store binds to this
+// project (Server.Project), as the client holds them (without the binding);
+// for the user and project scopes, those bound to no project. A server is
+// never carried out of its scope.
+func scopeServers(set canonical.Set, scope canonical.Scope, projectDir string) canonical.Set {
+	var out canonical.Set
+	for _, srv := range set.Servers {
+		switch {
+		case scope == canonical.ScopeLocal && srv.Project != "" && srv.Project == projectDir:
+			srv = srv.Clone()
+			srv.Project = ""
+			out.Servers = append(out.Servers, srv)
+		case scope != canonical.ScopeLocal && srv.Project == "":
+			out.Servers = append(out.Servers, srv)
+		}
+	}
+	return out
 }
 
 // onlyServers keeps the named servers of set. A name the set does not hold
