@@ -82,6 +82,9 @@ type Finding struct {
 	Message  string          `json:"message"`
 	// Fix says what to do. It never holds a secret's value.
 	Fix string `json:"fix,omitempty"`
+	// Root is the directory the finding's file may not leave (a
+	// project-scope file's): a fix changes it beneath Root only.
+	Root string `json:"-"`
 }
 
 // Pos is where the finding points.

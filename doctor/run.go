@@ -12,6 +12,7 @@ import (
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/internal/atomicfile"
+	"github.com/mcpsync/mcpsync/internal/safefile"
 	"github.com/mcpsync/mcpsync/internal/secrets"
 	"github.com/mcpsync/mcpsync/store"
 )
@@ -86,7 +87,7 @@ func Run(o Options) *Report {
 			}
 			sections[section] = true
 			fr := FileReport{Client: ad.ID(), Scope: loc.Scope, Path: loc.Path, Project: loc.Project}
-			data, mode, err := readFile(loc.Path)
+			data, mode, err := readFile(loc.Path, loc.Root)
 			if !checkedPaths[loc.Path] {
 				for _, tmp := range atomicfile.StaleTemps(loc.Path) {
 					r.Findings = append(r.Findings, Finding{Severity: SevWarning, Kind: LeftoverTempFile, Client: ad.ID(), Scope: loc.Scope,
@@ -99,9 +100,12 @@ func Run(o Options) *Report {
 				r.Files = append(r.Files, fr)
 				continue
 			case err != nil:
+				fix := "fix its permissions; until then neither " + ad.DisplayName() + " nor mcpsync can use it"
+				if errors.As(err, new(*safefile.LinkOutError)) || errors.As(err, new(*safefile.NotRegularError)) {
+					fix = "replace it with a regular file of its own, or remove it; mcpsync neither reads nor writes it as it is"
+				}
 				r.Findings = append(r.Findings, Finding{Severity: SevError, Kind: ReadError, Client: ad.ID(), Scope: loc.Scope,
-					File: loc.Path, Message: "cannot read the file: " + err.Error(),
-					Fix: "fix its permissions; until then neither " + ad.DisplayName() + " nor mcpsync can use it"})
+					File: loc.Path, Message: "cannot read the file: " + err.Error(), Fix: fix})
 				r.Files = append(r.Files, fr)
 				continue
 			}
@@ -112,6 +116,11 @@ func Run(o Options) *Report {
 			checkedPaths[loc.Path] = true
 			fs, set := CheckFile(FileInput{Adapter: ad, Location: loc, Data: data, Mode: mode, LookupEnv: o.LookupEnv,
 				ImportHint: importHint(ad.ID(), loc, o.Env)})
+			for i := range fs {
+				if fs[i].File == loc.Path {
+					fs[i].Root = loc.Root
+				}
+			}
 			r.Findings = append(r.Findings, fs...)
 			fr.Servers = set.Len()
 			r.Files = append(r.Files, fr)
@@ -140,16 +149,16 @@ func Run(o Options) *Report {
 	return r
 }
 
-func readFile(path string) ([]byte, fs.FileMode, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, 0, err
+// readFile reads a file to check, beneath root when it is set (safefile:
+// no link out of a project, no FIFO or device, a size cap). An absent file
+// is fs.ErrNotExist; a link out of the project is a read error to report.
+func readFile(path, root string) ([]byte, fs.FileMode, error) {
+	data, mode, err := safefile.ReadFile(path, root)
+	var linkOut *safefile.LinkOutError
+	if errors.As(err, &linkOut) {
+		return nil, 0, linkOut // reported, not "missing"
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, 0, fmt.Errorf("not a regular file (%s)", fi.Mode().Type())
-	}
-	data, err := os.ReadFile(path)
-	return data, fi.Mode(), err
+	return data, mode, err
 }
 
 // importHint is how to name a location to import: "--from cursor
@@ -168,11 +177,15 @@ func importHint(client string, loc formats.Location, env formats.Env) string {
 // checkStore checks one of mcpsync's stores like a client file and returns
 // it when it loaded.
 func checkStore(r *Report, sf StoreFile, lookup func(string) (string, bool)) *store.Store {
-	data, mode, err := readFile(sf.Path)
+	root := ""
+	if sf.Scope == canonical.ScopeProject {
+		root = filepath.Dir(sf.Path) // it came with the project
+	}
+	data, mode, err := readFile(sf.Path, root)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	base := Finding{Client: "store", Scope: sf.Scope, File: sf.Path}
+	base := Finding{Client: "store", Scope: sf.Scope, File: sf.Path, Root: root}
 	if err != nil {
 		f := base
 		f.Severity, f.Kind, f.Message = SevError, ReadError, "cannot read the store: "+err.Error()

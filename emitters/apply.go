@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpsync/mcpsync/emitters/state"
 	"github.com/mcpsync/mcpsync/internal/atomicfile"
+	"github.com/mcpsync/mcpsync/internal/safefile"
 )
 
 // BackupDirName is the directory under the state directory that holds the
@@ -82,7 +83,9 @@ type BackupManifest struct {
 // bytes inside the backup directory; Created means the file did not exist
 // before (restoring removes it).
 type BackupRecord struct {
-	Path      string      `json:"path"`
+	Path string `json:"path"`
+	// Root is the file's Root: a restore writes it back beneath it only.
+	Root      string      `json:"root,omitempty"`
 	Backup    string      `json:"backup,omitempty"`
 	Created   bool        `json:"created,omitempty"`
 	Mode      fs.FileMode `json:"mode,omitempty"`
@@ -193,7 +196,7 @@ func Apply(p *Plan, opts ApplyOptions) (*Result, error) {
 
 // unchangedOnDisk reports whether the file still holds what was planned on.
 func (fc *FileChange) unchangedOnDisk() bool {
-	data, _, err := readCurrent(fc.Path)
+	data, _, err := readCurrent(fc.Path, fc.Root)
 	if err != nil {
 		return false
 	}
@@ -214,15 +217,15 @@ func (fc *FileChange) write() error {
 			if fc.restored != nil {
 				// A restore of a file that did not exist: the link was
 				// there, dangling, before; only its target goes.
-				real, err := atomicfile.Resolve(fc.Path)
+				real, err := safefile.Resolve(fc.Path, fc.Root)
 				if err != nil {
 					return err
 				}
-				return os.Remove(real)
+				return safefile.Remove(real, fc.Root)
 			}
-			return atomicfile.WriteFile(fc.Path, []byte{}, NewFileMode)
+			return safefile.WriteFile(fc.Path, fc.Root, []byte{}, NewFileMode)
 		}
-		if err := os.Remove(fc.Path); err != nil {
+		if err := safefile.Remove(fc.Path, fc.Root); err != nil {
 			return err
 		}
 		removeEmptyDirs(fc.removeDirs)
@@ -236,9 +239,9 @@ func (fc *FileChange) write() error {
 	}
 	var dirs []string
 	if fc.Before == nil {
-		dirs = missingDirs(fc.Path)
+		dirs = missingDirs(fc.Path, fc.Root)
 	}
-	if err := atomicfile.WriteFile(fc.Path, fc.After, mode); err != nil {
+	if err := safefile.WriteFile(fc.Path, fc.Root, fc.After, mode); err != nil {
 		return err
 	}
 	fc.createdDirs = dirs
@@ -247,8 +250,8 @@ func (fc *FileChange) write() error {
 
 // missingDirs lists the directories that writing path creates (those on
 // the way to the file it resolves to that do not exist), innermost first.
-func missingDirs(path string) []string {
-	real, err := atomicfile.Resolve(path)
+func missingDirs(path, root string) []string {
+	real, err := safefile.Resolve(path, root)
 	if err != nil {
 		return nil
 	}
@@ -293,7 +296,7 @@ func backup(changes []*FileChange, stateDir string, at time.Time, command string
 		return m, "", fmt.Errorf("%s: cannot create the backup directory: %w; nothing was written", dir, err)
 	}
 	for _, fc := range changes {
-		rec := BackupRecord{Path: fc.Path, Created: fc.Before == nil, Mode: fc.Mode, SHA256: fc.BeforeHash}
+		rec := BackupRecord{Path: fc.Path, Root: fc.Root, Created: fc.Before == nil, Mode: fc.Mode, SHA256: fc.BeforeHash}
 		if st != nil && !fc.raw {
 			rec.State = st.File(fc.Path).Clone()
 		}
@@ -339,12 +342,12 @@ func rollback(done []*FileChange, m BackupManifest, dir string, cause error) err
 		fc := done[i]
 		var err error
 		if fc.Before == nil {
-			err = os.Remove(fc.Path)
+			err = safefile.Remove(fc.Path, fc.Root)
 			if err == nil {
 				removeEmptyDirs(fc.createdDirs)
 			}
 		} else {
-			err = atomicfile.WriteFile(fc.Path, fc.Before, fc.Mode)
+			err = safefile.WriteFile(fc.Path, fc.Root, fc.Before, fc.Mode)
 		}
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			failed = append(failed, fmt.Sprintf("%s (%v)", fc.Path, err))

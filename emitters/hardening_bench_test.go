@@ -73,7 +73,7 @@ func backups(b *testing.B, n int) string {
 	for i := range n {
 		p := paths[i%len(paths)]
 		before, _ := os.ReadFile(p)
-		plan := emitters.PlanWrite(p, before, []byte(fmt.Sprintf("v%d\n", i+1)))
+		plan := emitters.PlanWrite(p, "", before, []byte(fmt.Sprintf("v%d\n", i+1)))
 		if _, err := emitters.Apply(plan, emitters.ApplyOptions{StateDir: stateDir, Command: "export",
 			Now: func() time.Time { return t0.Add(time.Duration(i) * time.Minute) }, Retention: &emitters.Retention{}}); err != nil {
 			b.Fatal(err)

@@ -285,7 +285,7 @@ func TestSecretMaskKnowsTheServersSecrets(t *testing.T) {
 func TestPlanWriteIsBackedUpAndDriftChecked(t *testing.T) {
 	sb := newSandbox(t)
 	path := sb.write("store.hcl", "# v1\n")
-	p := PlanWrite(path, []byte("# v1\n"), []byte("# v2\n"))
+	p := PlanWrite(path, "", []byte("# v1\n"), []byte("# v2\n"))
 	if _, err := Apply(p, ApplyOptions{StateDir: sb.stateDir, Command: "add x"}); err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +297,7 @@ func TestPlanWriteIsBackedUpAndDriftChecked(t *testing.T) {
 		t.Fatalf("backup %+v", bs)
 	}
 	// Someone changed it since it was read: refused.
-	p = PlanWrite(path, []byte("# v1\n"), []byte("# v3\n"))
+	p = PlanWrite(path, "", []byte("# v1\n"), []byte("# v3\n"))
 	var drift *DriftError
 	if _, err := Apply(p, ApplyOptions{StateDir: sb.stateDir}); !errors.As(err, &drift) {
 		t.Fatalf("Apply = %v, want a drift error", err)

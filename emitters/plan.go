@@ -64,14 +64,13 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/emitters/state"
 	"github.com/mcpsync/mcpsync/formats"
-	"github.com/mcpsync/mcpsync/internal/atomicfile"
+	"github.com/mcpsync/mcpsync/internal/safefile"
 )
 
 // NewFileMode is the mode of a client file mcpsync creates: such files may
@@ -159,9 +158,12 @@ type TargetPlan struct {
 type FileChange struct {
 	// Path is the file as the client location names it; RealPath is where
 	// the bytes live (through symlinks).
-	Path     string     `json:"path"`
-	RealPath string     `json:"realPath,omitempty"`
-	Kind     ChangeKind `json:"change"`
+	Path     string `json:"path"`
+	RealPath string `json:"realPath,omitempty"`
+	// Root is the directory the file may not leave (its location's Root:
+	// a project-scope file is read and written beneath the project only).
+	Root string     `json:"root,omitempty"`
+	Kind ChangeKind `json:"change"`
 	// Before is nil when the file does not exist; After is nil when it is
 	// to be deleted.
 	Before     []byte        `json:"-"`
@@ -258,6 +260,7 @@ func PlanExport(targets []Target, opts ExportOptions) *Plan {
 		if fc.Changed() && !fc.Diags.HasErrors() && !group[0].Location.Shown {
 			fc.Diags = append(fc.Diags, checkWritable(fc, clientNames(group))...)
 			fc.Diags = append(fc.Diags, readableSecrets(fc)...)
+			fc.Diags = append(fc.Diags, projectSecrets(fc)...)
 		}
 		p.Diags = append(p.Diags, fc.Diags...)
 	}
@@ -282,7 +285,7 @@ func groupByFile(targets []Target) [][]Target {
 	groups := map[string][]Target{}
 	for _, t := range targets {
 		key := filepath.Clean(t.Location.Path)
-		if real, err := atomicfile.Resolve(key); err == nil {
+		if real, err := safefile.Resolve(key, t.Location.Root); err == nil {
 			key = real
 		}
 		if _, ok := groups[key]; !ok {
@@ -301,8 +304,8 @@ func groupByFile(targets []Target) [][]Target {
 // nil bytes and no error.
 func readFile(group []Target) *FileChange {
 	path := group[0].Location.Path
-	fc := &FileChange{Path: path, Kind: Unchanged, Mode: NewFileMode}
-	if real, err := atomicfile.Resolve(path); err == nil && real != path {
+	fc := &FileChange{Path: path, Kind: Unchanged, Mode: NewFileMode, Root: group[0].Location.Root}
+	if real, err := safefile.Resolve(path, fc.Root); err == nil && real != path {
 		fc.RealPath = real
 	}
 	for _, t := range group {
@@ -315,10 +318,15 @@ func readFile(group []Target) *FileChange {
 	if group[0].Location.Shown {
 		return fc // another machine's file: never read, as if absent
 	}
-	data, mode, err := readCurrent(path)
+	data, mode, err := readCurrent(path, fc.Root)
 	if err != nil {
 		d := canonical.Errorf("cannot read %s: %v", path, unwrapPath(err))
 		d.Detail = "fix the file's permissions or remove it from the targets; nothing was written"
+		var linkOut *safefile.LinkOutError
+		if errors.As(err, &linkOut) {
+			d = canonical.Errorf("%v", err)
+			d.Detail = "nothing was written; a project's files are read and written inside the project only"
+		}
 		fc.Diags = append(fc.Diags, d.At(canonical.Pos{File: path}))
 		return fc
 	}
@@ -330,26 +338,17 @@ func readFile(group []Target) *FileChange {
 	return fc
 }
 
-// readCurrent returns the file's bytes (nil when it does not exist) and mode.
-func readCurrent(path string) ([]byte, fs.FileMode, error) {
-	fi, err := os.Stat(path)
+// readCurrent returns the file's bytes (nil when it does not exist) and
+// mode, read beneath root when root is set (safefile).
+func readCurrent(path, root string) ([]byte, fs.FileMode, error) {
+	data, mode, err := safefile.ReadFile(path, root)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, 0, nil
+		var linkOut *safefile.LinkOutError
+		if !errors.As(err, &linkOut) {
+			return nil, 0, nil
+		}
 	}
-	if err != nil {
-		return nil, 0, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, 0, fmt.Errorf("not a regular file (%s)", fi.Mode().Type())
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, 0, err
-	}
-	if data == nil {
-		data = []byte{} // present but empty: not the same as absent
-	}
-	return data, fi.Mode().Perm(), nil
+	return data, mode, err
 }
 
 func unwrapPath(err error) error {

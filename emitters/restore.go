@@ -11,11 +11,9 @@ import (
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/emitters/state"
-	"github.com/mcpsync/mcpsync/internal/atomicfile"
+	"github.com/mcpsync/mcpsync/internal/safefile"
 	"github.com/mcpsync/mcpsync/internal/secrets"
 )
-
-var resolvePath = atomicfile.Resolve
 
 // RestoreOptions choose what a restore brings back.
 //
@@ -122,8 +120,8 @@ func PlanRestore(stateDir string, o RestoreOptions) (*Plan, error) {
 			return nil, &RestoreError{fmt.Sprintf("%s has no backup: mcpsync never wrote it (or its backups were pruned); 'mcpsync restore --list' shows what there is", path)}
 		}
 		// Not written since the time asked for: it is as it was then.
-		fc := &FileChange{Path: path, Kind: Unchanged, raw: true}
-		if data, _, err := readCurrent(path); err == nil {
+		fc := &FileChange{Path: path, Kind: Unchanged, raw: true, Root: rootOf(backups, path)}
+		if data, _, err := readCurrent(path, fc.Root); err == nil {
 			fc.Before, fc.After = data, data
 		}
 		p.Files = append(p.Files, fc)
@@ -139,6 +137,17 @@ func PlanRestore(stateDir string, o RestoreOptions) (*Plan, error) {
 		}
 	}
 	return p, nil
+}
+
+// rootOf is the Root the backups recorded for path (the last one does).
+func rootOf(backups []*Backup, path string) string {
+	root := ""
+	for _, b := range backups {
+		if rec, ok := b.Record(path); ok {
+			root = rec.Root
+		}
+	}
+	return root
 }
 
 func everBackedUp(backups []*Backup, path string) bool {
@@ -162,7 +171,7 @@ func latestWrites(backups []*Backup) map[string]string {
 }
 
 func restoreChange(b *Backup, rec BackupRecord, lastWritten string, o RestoreOptions) (*FileChange, *canonical.Diagnostic) {
-	fc := &FileChange{Path: rec.Path, Kind: Unchanged, raw: true, restored: &rec, Mode: rec.Mode}
+	fc := &FileChange{Path: rec.Path, Root: rec.Root, Kind: Unchanged, raw: true, restored: &rec, Mode: rec.Mode}
 	at := canonical.Pos{File: rec.Path}
 	want, err := b.Read(rec)
 	if err != nil {
@@ -170,13 +179,13 @@ func restoreChange(b *Backup, rec BackupRecord, lastWritten string, o RestoreOpt
 		d.Detail = "choose another version (mcpsync restore --list); nothing was written"
 		return fc, d.At(at)
 	}
-	cur, mode, err := readCurrent(rec.Path)
+	cur, mode, err := readCurrent(rec.Path, rec.Root)
 	if err != nil {
 		d := canonical.Errorf("cannot read %s: %v", rec.Path, unwrapPath(err))
 		d.Detail = "nothing was written"
 		return fc, d.At(at)
 	}
-	if real, err := resolvePath(rec.Path); err == nil && real != rec.Path {
+	if real, err := safefile.Resolve(rec.Path, rec.Root); err == nil && real != rec.Path {
 		fc.RealPath = real
 	}
 	fc.Before, fc.After = cur, want
@@ -230,15 +239,16 @@ func restoreChange(b *Backup, rec BackupRecord, lastWritten string, o RestoreOpt
 // before is what the caller read (nil: the file did not exist), after is
 // what it wants there. Apply backs it up, checks that nobody changed it
 // since it was read, and writes it atomically; the state does not record
-// it.
-func PlanWrite(path string, before, after []byte) *Plan {
-	fc := &FileChange{Path: path, Kind: Unchanged, Before: before, After: after, Mode: NewFileMode, raw: true}
-	if real, err := resolvePath(path); err == nil && real != path {
+// it. root, when set, is the directory the file may not leave (a
+// project's store is written beneath the project only).
+func PlanWrite(path, root string, before, after []byte) *Plan {
+	fc := &FileChange{Path: path, Root: root, Kind: Unchanged, Before: before, After: after, Mode: NewFileMode, raw: true}
+	if real, err := safefile.Resolve(path, root); err == nil && real != path {
 		fc.RealPath = real
 	}
 	if before != nil {
 		fc.BeforeHash = state.HashBytes(before)
-		if fi, err := os.Stat(path); err == nil {
+		if fi, err := safefile.Stat(path, root); err == nil {
 			fc.Mode = fi.Mode().Perm()
 		}
 	}
@@ -310,6 +320,50 @@ func readableSecrets(fc *FileChange) canonical.Diagnostics {
 		}
 	}
 	return nil
+}
+
+// SharedSecret refuses a literal secret on its way into a file a project
+// shares through git (a project-scope client file, the project's
+// mcpsync.hcl): everyone who clones the repository would get it. It
+// returns nil when srv holds none.
+func SharedSecret(srv canonical.Server, path string) *canonical.Diagnostic {
+	fs := secrets.ScanServer(srv)
+	if len(fs) == 0 {
+		return nil
+	}
+	d := canonical.Errorf("%s is a project's file, shared with everyone who clones it, and server %q would put a literal secret in it (%s)",
+		path, srv.Name, fs[0].Describe())
+	d.Server, d.Field = srv.Name, fs[0].Field
+	d.Detail = "keep the value out: write a reference (env(\"NAME\") in mcpsync.hcl, ${NAME} in a client file), " +
+		"or move it out of the file it came from with 'mcpsync import --from CLIENT --extract-secrets'; nothing was written"
+	pos := srv.Origin
+	if pos.File == "" {
+		pos.File = path
+	}
+	return d.At(pos)
+}
+
+// projectSecrets refuses the servers a plan writes into a project's file
+// (Root set) that hold a literal secret; entries the file already had are
+// the user's and stay as they are.
+func projectSecrets(fc *FileChange) canonical.Diagnostics {
+	if fc.Root == "" || !fc.Changed() || fc.After == nil {
+		return nil
+	}
+	var ds canonical.Diagnostics
+	for _, tp := range fc.Targets {
+		for _, e := range tp.Entries {
+			if e.Action != Add && e.Action != Update {
+				continue
+			}
+			if srv, ok := tp.After.Get(e.Name); ok {
+				if d := SharedSecret(srv, fc.Path); d != nil {
+					ds = append(ds, d)
+				}
+			}
+		}
+	}
+	return ds
 }
 
 // existingDir returns dir, or its nearest ancestor that exists (where

@@ -2,11 +2,11 @@ package emitters
 
 import (
 	"bytes"
-	"os"
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/emitters/state"
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/internal/safefile"
 )
 
 // Two-way sync (package reconcile) plans in two steps on the same bytes:
@@ -79,6 +79,7 @@ type SyncWant struct {
 // StoreEdit is the store file's change in a sync plan.
 type StoreEdit struct {
 	Path          string
+	Root          string // a project's store is written beneath the project
 	Before, After []byte // Before nil: the store does not exist yet
 }
 
@@ -119,6 +120,9 @@ func PlanSync(in *SyncInput, opts SyncOptions) *Plan {
 	for _, fc := range in.Files {
 		p.Files = append(p.Files, fc)
 		planFileSync(fc, opts)
+		if !fc.Diags.HasErrors() {
+			fc.Diags = append(fc.Diags, projectSecrets(fc)...)
+		}
 		p.Diags = append(p.Diags, fc.Diags...)
 	}
 	return p
@@ -126,10 +130,10 @@ func PlanSync(in *SyncInput, opts SyncOptions) *Plan {
 
 // storeChange is the store's bytes as a file change with no client section.
 func storeChange(e *StoreEdit) *FileChange {
-	fc := &FileChange{Path: e.Path, Kind: Unchanged, Mode: NewFileMode, Before: e.Before, After: e.After}
+	fc := &FileChange{Path: e.Path, Root: e.Root, Kind: Unchanged, Mode: NewFileMode, Before: e.Before, After: e.After}
 	if e.Before != nil {
 		fc.BeforeHash = state.HashBytes(e.Before)
-		if fi, err := os.Stat(e.Path); err == nil {
+		if fi, err := safefile.Stat(e.Path, e.Root); err == nil {
 			fc.Mode = fi.Mode().Perm()
 		}
 	}

@@ -26,6 +26,7 @@ import (
 	"strings"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/safefile"
 	"github.com/mcpsync/mcpsync/internal/suggest"
 )
 
@@ -120,6 +121,11 @@ type Location struct {
 	// one mcpsync writes for (a moved file's os): it chooses the shape of
 	// what is written there (cmd /c npx on windows), as --os does.
 	OS string `json:"os,omitempty"`
+	// Root, when set, is the directory the file may not leave: the project
+	// directory of a project-scope file, which came with a repository. It
+	// is read and written beneath Root only (internal/safefile), so that a
+	// link the repository holds cannot send either to the user's own files.
+	Root string `json:"root,omitempty"`
 	// Shown marks a file of another machine whose place here is unknown
 	// (--os windows without --home): its path only says where that machine
 	// keeps it. It is never read (it is as if absent) nor written.
@@ -374,9 +380,12 @@ func Locate(a Adapter, env Env) []Location {
 	if chooser, ok := a.(FileChooser); ok {
 		locs = chooser.ChooseFiles(locs, env.exists)
 	}
-	if env.Shown {
-		for i := range locs {
-			locs[i].Shown = true
+	for i := range locs {
+		locs[i].Shown = env.Shown
+		if locs[i].Scope == canonical.ScopeProject && env.ProjectDir != "" {
+			if _, inside := safefile.Within(env.ProjectDir, locs[i].Path); inside {
+				locs[i].Root = env.ProjectDir
+			}
 		}
 	}
 	moved := env.Files[a.ID()]

@@ -341,7 +341,16 @@ func (p *planner) takeError(name, takeID, why string) {
 func (p *planner) applyStore(name string, a sideOut, oc *Outcome) {
 	switch a.Act {
 	case put:
-		p.opts.Store.Put(a.Want.server(name))
+		srv := a.Want.server(name)
+		if p.opts.Store.Scope == canonical.ScopeProject {
+			// A project's store is shared through git: a literal secret
+			// from a client file never goes into it.
+			if d := emitters.SharedSecret(srv, p.opts.Store.Path); d != nil {
+				p.warns = append(p.warns, d)
+				return
+			}
+		}
+		p.opts.Store.Put(srv)
 		p.storeChanged = true
 		oc.To = append(oc.To, StoreSide)
 	case remove:
@@ -417,7 +426,7 @@ func (p *planner) syncOptions() emitters.SyncOptions {
 			d.Detail = "this is a bug in mcpsync; nothing was written. First problem: " + ds.Errors()[0].Error()
 			p.warns = append(p.warns, d.At(canonical.Pos{File: storePath}))
 		}
-		so.Store = &emitters.StoreEdit{Path: storePath, Before: p.opts.Store.Original(), After: after}
+		so.Store = &emitters.StoreEdit{Path: storePath, Root: p.opts.Store.Root, Before: p.opts.Store.Original(), After: after}
 	}
 	return so
 }

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
-	"github.com/mcpsync/mcpsync/internal/atomicfile"
+	"github.com/mcpsync/mcpsync/internal/safefile"
 	"github.com/mcpsync/mcpsync/internal/suggest"
 	"github.com/mcpsync/mcpsync/internal/xdg"
 )
@@ -30,6 +30,10 @@ type Store struct {
 	Scope canonical.Scope
 	// Exists says whether the file was there when it was loaded.
 	Exists bool
+	// Root, for a project's store, is the project directory: the store came
+	// with a repository and is read and written beneath it only (a link
+	// out of the project is refused; see internal/safefile).
+	Root string
 
 	Servers canonical.Set
 	// Clients holds the client "NAME" rules, by client id.
@@ -100,20 +104,32 @@ func (s *Store) Allows(client, server string) bool {
 
 // Load reads the store at path. A missing file is an empty store with Path
 // set and no diagnostic; it is created by the first Save.
-func Load(path string) (*Store, canonical.Diagnostics) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return newStore(path), nil
+func Load(path string) (*Store, canonical.Diagnostics) { return LoadBeneath(path, "") }
+
+// LoadBeneath is Load for a store that came with a project: it is read
+// beneath root only, and refused when it is a link out of it, a FIFO, a
+// device or larger than any store (safefile).
+func LoadBeneath(path, root string) (*Store, canonical.Diagnostics) {
+	data, _, err := safefile.ReadFile(path, root)
+	var linkOut *safefile.LinkOutError
+	if errors.Is(err, fs.ErrNotExist) && !errors.As(err, &linkOut) {
+		s := newStore(path)
+		s.Root = root
+		return s, nil
 	}
 	if err != nil {
 		d := canonical.Errorf("cannot read the store: %v", err)
 		d.Detail = "check the file's permissions, or choose another store with --store"
+		if errors.As(err, &linkOut) {
+			d = canonical.Errorf("%v", err)
+			d.Detail = "a project's mcpsync.hcl is read inside the project only; nothing was changed"
+		}
 		s := newStore(path)
-		s.broken = true
+		s.Root, s.broken = root, true
 		return s, canonical.Diagnostics{d.At(canonical.Pos{File: path})}
 	}
 	s, ds := Parse(path, data)
-	s.Exists = true
+	s.Exists, s.Root = true, root
 	return s, ds
 }
 
@@ -170,7 +186,7 @@ func (s *Store) Save() error {
 	if bytes.Equal(data, s.src) && (s.Exists || len(data) == 0) {
 		return nil
 	}
-	if err := atomicfile.WriteFile(s.Path, data, 0o600); err != nil {
+	if err := safefile.WriteFile(s.Path, s.Root, data, 0o600); err != nil {
 		return fmt.Errorf("%s: cannot write the store: %w", s.Path, err)
 	}
 	fresh, ds := Parse(s.Path, data)
@@ -178,7 +194,7 @@ func (s *Store) Save() error {
 		// Bytes only writes what Parse reads; reaching this is a bug.
 		return fmt.Errorf("%s: the written store does not read back: %w", s.Path, ds.Err())
 	}
-	fresh.Scope, fresh.Exists = s.Scope, true
+	fresh.Scope, fresh.Exists, fresh.Root = s.Scope, true, s.Root
 	*s = *fresh
 	return nil
 }

@@ -68,6 +68,19 @@ type App struct {
 func Main(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// The first Ctrl-C (or SIGTERM) cancels the command, which stops what it
+	// runs and writes nothing half-way; a second one always ends the
+	// process, whatever the command is waiting for.
+	again := make(chan os.Signal, 1)
+	go func() {
+		<-ctx.Done()
+		signal.Notify(again, os.Interrupt, syscall.SIGTERM)
+		if _, ok := <-again; ok {
+			fmt.Fprintln(os.Stderr, "mcpsync: interrupted again; exiting now")
+			os.Exit(130)
+		}
+	}()
+	defer signal.Stop(again)
 	cwd, _ := os.Getwd()
 	a := &App{
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/emitters"
 	"github.com/mcpsync/mcpsync/emitters/unidiff"
+	"github.com/mcpsync/mcpsync/internal/safefile"
 	"github.com/mcpsync/mcpsync/internal/secrets"
 	"github.com/mcpsync/mcpsync/paste"
 	"github.com/mcpsync/mcpsync/store"
@@ -148,7 +149,7 @@ func (a *App) readPaste(file string) ([]byte, string, error) {
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(a.Cwd, path)
 		}
-		data, err := os.ReadFile(path)
+		data, _, err := safefile.ReadFile(path, "")
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) {
 				return nil, "", fmt.Errorf("%s: no such file", file)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/internal/safefile"
 	"github.com/urfave/cli/v3"
 )
 
@@ -106,7 +107,7 @@ func (a *App) describeClients(reg *formats.Registry, env formats.Env) []clientJS
 			l := locationJSON{Location: loc}
 			if env.Exists != nil && !env.Exists(loc.Path) {
 				// another machine's paths, only shown
-			} else if data, err := os.ReadFile(loc.Path); err == nil {
+			} else if data, _, err := safefile.ReadFile(loc.Path, loc.Root); err == nil {
 				l.Exists = true
 				set, ds := ad.Decode(loc, data)
 				if errs := ds.WithFile(loc.Path).Errors(); len(errs) > 0 {

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/desired"
 	"github.com/mcpsync/mcpsync/doctor"
+	"github.com/mcpsync/mcpsync/internal/safefile"
 	"github.com/mcpsync/mcpsync/store"
 	"github.com/urfave/cli/v3"
 )
@@ -187,17 +188,19 @@ func fixFindings(findings []doctor.Finding) ([]doctorFix, error) {
 		}
 		switch f.Kind {
 		case doctor.WorldReadableSecret:
-			fi, err := os.Stat(f.File)
+			// A project's file is changed beneath the project only: a link
+			// in a repository never makes doctor change a file outside it.
+			fi, err := safefile.Stat(f.File, f.Root)
 			if err != nil {
 				return fixed, fmt.Errorf("cannot fix %s: %w", f.File, err)
 			}
 			mode := fi.Mode().Perm() &^ 0o077
-			if err := os.Chmod(f.File, mode); err != nil {
+			if err := safefile.Chmod(f.File, f.Root, mode); err != nil {
 				return fixed, fmt.Errorf("cannot fix %s: %w; run chmod go-rwx on it yourself", f.File, err)
 			}
 			fixed = append(fixed, doctorFix{f.Kind, f.File, fmt.Sprintf("mode %04o, was %04o (only you can read it now)", mode, fi.Mode().Perm())})
 		case doctor.LeftoverTempFile:
-			if err := os.Remove(f.File); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := safefile.Remove(f.File, f.Root); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return fixed, fmt.Errorf("cannot remove %s: %w", f.File, err)
 			}
 			fixed = append(fixed, doctorFix{f.Kind, f.File, "removed the temporary file a killed mcpsync left"})

@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,6 +18,7 @@ import (
 	"github.com/mcpsync/mcpsync/emitters/state"
 	"github.com/mcpsync/mcpsync/emitters/unidiff"
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/internal/safefile"
 	"github.com/mcpsync/mcpsync/store"
 	"github.com/urfave/cli/v3"
 )
@@ -152,12 +153,13 @@ func (a *App) readLocations(ad formats.Adapter, scope canonical.Scope, file stri
 	var all canonical.Diagnostics
 	read := 0
 	for _, loc := range locs {
-		data, err := os.ReadFile(loc.Path)
-		if os.IsNotExist(err) && file == "" {
+		data, _, err := safefile.ReadFile(loc.Path, loc.Root)
+		var linkOut *safefile.LinkOutError
+		if errors.Is(err, fs.ErrNotExist) && !errors.As(err, &linkOut) && file == "" {
 			continue
 		}
 		if err != nil {
-			return set, fmt.Errorf("cannot read %s: %w", a.displayPath(loc.Path), err)
+			return set, fmt.Errorf("cannot read %s: %w; nothing was imported", a.displayPath(loc.Path), err)
 		}
 		read++
 		got, ds := ad.Decode(loc, data)

@@ -170,7 +170,7 @@ func (a *App) writeStoreText(st *store.Store, data []byte, name string, added bo
 	if st.Exists {
 		before = append([]byte{}, st.Original()...)
 	}
-	p := emitters.PlanWrite(st.Path, before, data)
+	p := emitters.PlanWrite(st.Path, st.Root, before, data)
 	if err := p.Err(); err != nil {
 		a.printDiagnostics(p.Diags)
 		return reportedError{err}

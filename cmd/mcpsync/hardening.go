@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/emitters"
 	"github.com/mcpsync/mcpsync/emitters/state"
 	"github.com/mcpsync/mcpsync/internal/secrets"
@@ -109,7 +110,25 @@ func (a *App) saveStore(st *store.Store) error {
 		// Bytes only writes what Parse reads; reaching this is a bug.
 		return fmt.Errorf("%s: the edited store would not read back (%v); nothing was written", st.Path, ds.Err())
 	}
-	p := emitters.PlanWrite(st.Path, before, data)
+	if st.Scope == canonical.ScopeProject {
+		// A project's store is shared through git: a server this edit adds
+		// or changes may not bring a literal secret into it.
+		old, _ := store.Parse(st.Path, before)
+		var ds canonical.Diagnostics
+		for _, srv := range st.Servers.Servers {
+			if prev, ok := old.Servers.Get(srv.Name); ok && canonical.Equal(prev, srv) {
+				continue
+			}
+			if d := emitters.SharedSecret(srv, st.Path); d != nil {
+				ds = append(ds, d)
+			}
+		}
+		if len(ds) > 0 {
+			a.printDiagnostics(ds)
+			return reportedError{ds.Err()}
+		}
+	}
+	p := emitters.PlanWrite(st.Path, st.Root, before, data)
 	if err := p.Err(); err != nil {
 		a.printDiagnostics(p.Diags)
 		return reportedError{err}
@@ -117,7 +136,7 @@ func (a *App) saveStore(st *store.Store) error {
 	if _, err := emitters.Apply(p, a.applyOptions(nil)); err != nil {
 		return fmt.Errorf("%s: cannot write the store: %w", st.Path, err)
 	}
-	fresh, ds := store.Load(st.Path)
+	fresh, ds := store.LoadBeneath(st.Path, st.Root)
 	if ds.HasErrors() {
 		return fmt.Errorf("%s: the written store does not read back: %w", st.Path, ds.Err())
 	}

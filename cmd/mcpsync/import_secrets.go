@@ -6,7 +6,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/mcpsync/mcpsync/emitters"
 	"github.com/mcpsync/mcpsync/emitters/state"
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/internal/safefile"
 	"github.com/mcpsync/mcpsync/internal/secrets"
 	"golang.org/x/text/unicode/norm"
 )
@@ -42,7 +42,7 @@ func (a *App) scanImportSecrets(ad formats.Adapter, incoming canonical.Set, extr
 		if data, ok := files[path]; ok {
 			return data
 		}
-		data, _ := os.ReadFile(path)
+		data, _, _ := safefile.ReadFile(path, "")
 		files[path] = data
 		return data
 	}

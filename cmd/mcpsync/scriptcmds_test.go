@@ -92,3 +92,15 @@ func init() {
 }
 
 var hexEscape = regexp.MustCompile(`\\x[0-9a-fA-F]{2}`)
+
+func init() {
+	// mkfifo PATH: make a named pipe (skips the script where there is none).
+	scriptCmds["mkfifo"] = func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 1 {
+			ts.Fatalf("usage: mkfifo PATH")
+		}
+		if err := mkfifo(ts.MkAbs(args[0])); err != nil {
+			ts.Fatalf("no named pipes here: %v (guard the script with [unix])", err)
+		}
+	}
+}

@@ -67,10 +67,24 @@ func (a *App) openStoreLocked(scope canonical.Scope, dryRun bool) (st *store.Sto
 	return st, release, nil
 }
 
-func (a *App) openStore(scope canonical.Scope) (*store.Store, error) {
+// loadStore reads the store that --store, or else scope, selects. A
+// project's own mcpsync.hcl came with a repository: it is read (and later
+// written) beneath the project directory only. A file named with --store
+// is the user's choice, read as it is.
+func (a *App) loadStore(scope canonical.Scope) (*store.Store, canonical.Diagnostics) {
 	path, sc := a.locateStore(scope)
-	st, ds := store.Load(path)
+	root := ""
+	if sc == canonical.ScopeProject && a.StorePath == "" {
+		root = filepath.Dir(path)
+	}
+	st, ds := store.LoadBeneath(path, root)
 	st.Scope = sc
+	return st, ds
+}
+
+func (a *App) openStore(scope canonical.Scope) (*store.Store, error) {
+	st, ds := a.loadStore(scope)
+	path, sc := st.Path, st.Scope
 	if sc == canonical.ScopeProject {
 		ds = append(ds, projectClientFiles(st)...)
 	}

@@ -113,8 +113,7 @@ func (a *App) planSync(reg *formats.Registry, req syncRequest, lock bool) (*sync
 			return nil, err
 		}
 	}
-	st, ds := store.Load(a.syncStorePath(req.scope))
-	st.Scope = storeScope(req.scope)
+	st, ds := a.loadStore(storeScope(req.scope))
 	run.store, run.storeDiag = st, ds
 	if ds.HasErrors() {
 		return run, nil

@@ -20,6 +20,7 @@ import (
 	"github.com/mcpsync/mcpsync/emitters/state"
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/formats/all"
+	"github.com/mcpsync/mcpsync/internal/safefile"
 	"github.com/mcpsync/mcpsync/internal/xdg"
 	"github.com/mcpsync/mcpsync/store"
 	"github.com/urfave/cli/v3"
@@ -711,7 +712,7 @@ func (a *App) readInput(arg string) ([]byte, string, error) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(a.Cwd, path)
 	}
-	data, err := os.ReadFile(path)
+	data, _, err := safefile.ReadFile(path, "")
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, arg, fmt.Errorf("%s: no such file", arg)
 	}
