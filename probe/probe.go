@@ -64,6 +64,10 @@ type Options struct {
 	// started for want of a variable; false when that file has none. Nil
 	// uses the canonical ${X:-value}.
 	WithDefault func(name string) (string, bool)
+	// InheritEnv starts stdio servers with the whole environment of this
+	// process; by default they get only the variables their config names
+	// and a minimal base (baseEnv): PATH, HOME, the locale, proxies.
+	InheritEnv bool
 	// Getenv answers references; nil reads the process environment.
 	Getenv func(string) (string, bool)
 	// Home expands ${userHome}.
@@ -357,7 +361,7 @@ func probeStdio(ctx context.Context, sp *spec, opts Options) outcome {
 	runCtx, kill := context.WithCancel(ctx)
 	defer kill()
 	t := transport.NewStdioWithOptions(sp.command, sp.env, sp.args,
-		transport.WithCommandFunc(p.commandFunc(sp.dir, tail)), transport.WithCommandLogger(discardLogger))
+		transport.WithCommandFunc(p.commandFunc(sp.dir, baseEnv(opts.InheritEnv), tail)), transport.WithCommandLogger(discardLogger))
 	start := time.Now()
 	c, stage, err := connect(runCtx, t, opts, &out)
 	out.attempt.Latency = time.Since(start)

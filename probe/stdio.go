@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"os/exec"
 	"sync"
 	"sync/atomic"
@@ -51,13 +50,13 @@ func (p *process) signalGroup(sig syscall.Signal) {
 	signalGroup(p.pid(), sig)
 }
 
-// commandFunc builds the server's command: the probe's environment plus the
+// commandFunc builds the server's command: base (see baseEnv) plus the
 // server's expanded env (later entries win), the checked working directory,
 // stderr into the tail, and its own process group.
-func (p *process) commandFunc(dir string, stderr *tailWriter) transport.CommandFunc {
+func (p *process) commandFunc(dir string, base []string, stderr *tailWriter) transport.CommandFunc {
 	return func(ctx context.Context, name string, env, args []string) (*exec.Cmd, error) {
 		cmd := exec.CommandContext(ctx, name, args...)
-		cmd.Env = append(os.Environ(), env...)
+		cmd.Env = append(base, env...)
 		cmd.Dir = dir
 		// With Stderr set, mcp-go leaves stderr to os/exec, whose Wait
 		// returns only once every byte is copied: the tail is complete

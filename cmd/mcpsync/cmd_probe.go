@@ -61,6 +61,7 @@ func (a *App) probeCommand() *cli.Command {
 			&cli.DurationFlag{Name: "timeout", Value: probe.DefaultTimeout, Usage: "give each server `D` to start and list its tools (its own startup_timeout wins)"},
 			&cli.IntFlag{Name: "parallel", Value: probe.DefaultParallel, Usage: "probe `N` servers at a time"},
 			&cli.IntFlag{Name: "retries", Value: 2, Usage: "retry a remote server `N` times after a transient failure (connection refused, 5xx), with backoff"},
+			inheritEnvFlag(),
 			&cli.BoolFlag{Name: "strict", Usage: "exit 1 when any enabled server is not ready"},
 			&cli.StringSliceFlag{Name: "require-tools", Usage: "server NAME must offer the comma-separated `NAME=TOOLS`, else it is degraded (repeatable)"},
 			&cli.StringSliceFlag{Name: "transport", Usage: "probe only servers of `T` (stdio, http, sse; repeatable or comma-separated); others are skipped"},
@@ -128,6 +129,7 @@ func (a *App) probeOptions(cmd *cli.Command) (probeRun, error) {
 		project = filepath.Join(a.Cwd, project)
 	}
 	r.opts = probe.Options{
+		InheritEnv:    cmd.Bool("inherit-env"),
 		Timeout:       cmd.Duration("timeout"),
 		Parallel:      int(cmd.Int("parallel")),
 		Retries:       int(cmd.Int("retries")),
@@ -347,6 +349,12 @@ func (a *App) probeProgress(total int, opts *probe.Options) (stop func()) {
 		<-finished
 		a.clearLine()
 	}
+}
+
+// inheritEnvFlag is --inherit-env, for probe and add.
+func inheritEnvFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "inherit-env",
+		Usage: "start stdio servers with your whole environment (by default they get only the variables their config names, plus PATH, HOME, the locale and proxy settings)"}
 }
 
 func plural(n int) string {

@@ -26,6 +26,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -90,6 +91,11 @@ type Config struct {
 	SpawnChild bool
 	// CwdFile receives the working directory the fixture was started in.
 	CwdFile string
+	// EnvFile receives the fixture's environment, one NAME=value a line.
+	EnvFile string
+	// StderrEnv writes the environment to stderr at start-up, as a server
+	// that dumps it when it fails does.
+	StderrEnv bool
 	// Addr is where HTTP and SSE listen (default 127.0.0.1:0); URLFile
 	// receives the URL to connect to once listening.
 	Addr    string
@@ -123,6 +129,8 @@ func ParseArgs(args []string, getenv func(string) string) (Config, error) {
 	fs.StringVar(&c.PIDFile, "pid-file", "", "write the pids here")
 	fs.BoolVar(&c.SpawnChild, "spawn-child", false, "start `sleep 300` in the same process group")
 	fs.StringVar(&c.CwdFile, "cwd-file", "", "write the working directory here")
+	fs.StringVar(&c.EnvFile, "env-file", "", "write the environment here")
+	fs.BoolVar(&c.StderrEnv, "stderr-env", false, "write the environment to stderr at start-up")
 	fs.StringVar(&c.Addr, "addr", "127.0.0.1:0", "HTTP/SSE listen address")
 	fs.StringVar(&c.URLFile, "url-file", "", "write the URL here once listening")
 	if err := fs.Parse(args); err != nil {
@@ -183,6 +191,13 @@ func (c Config) Run(stdin io.Reader, stdout, stderr io.Writer) error {
 	for _, l := range c.Stderr {
 		fmt.Fprintln(stderr, l)
 	}
+	if c.StderrEnv {
+		env := os.Environ()
+		sort.Strings(env)
+		for _, kv := range env {
+			fmt.Fprintln(stderr, kv)
+		}
+	}
 	if err := c.writeFiles(); err != nil {
 		return err
 	}
@@ -212,6 +227,13 @@ func (c Config) writeFiles() error {
 	if c.CwdFile != "" {
 		wd, _ := os.Getwd()
 		if err := os.WriteFile(c.CwdFile, []byte(wd+"\n"), 0o644); err != nil {
+			return err
+		}
+	}
+	if c.EnvFile != "" {
+		env := os.Environ()
+		sort.Strings(env)
+		if err := os.WriteFile(c.EnvFile, []byte(strings.Join(env, "\n")+"\n"), 0o644); err != nil {
 			return err
 		}
 	}
