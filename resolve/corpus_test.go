@@ -156,6 +156,10 @@ func runCase(t *testing.T, c resolvetest.Case, route string) string {
 		return "default: " + err.Error()
 	}
 	var whys []string
+	// A real, published server is never taken for a disguised one.
+	if probs := resolve.CheckCommand(def.Server); len(probs) > 0 {
+		whys = append(whys, fmt.Sprintf("%s is flagged: %v", resolve.CommandLine(def.Server), probs))
+	}
 	if exp.Stdio != nil {
 		if why := matchEntry(def.Server, *exp.Stdio, true); why != "" {
 			whys = append(whys, "default answer "+resolve.CommandLine(def.Server)+": "+why)

@@ -405,11 +405,6 @@ func claudeAdd(w []string, name string) (canonical.Server, bool) {
 			pos = append(pos, w[i+1:]...)
 			break
 		}
-		if len(pos) > 0 {
-			// After the name, everything belongs to the server's command.
-			pos = append(pos, w[i:]...)
-			break
-		}
 		val := func() string {
 			if k, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(k, "--") {
 				return v
@@ -435,6 +430,12 @@ func claudeAdd(w []string, name string) (canonical.Server, bool) {
 			}
 		case strings.HasPrefix(a, "-"):
 			// an option we do not know; assume it takes no value
+		case len(pos) > 0:
+			// After the name (and the options given after it, as claude
+			// takes them: NAME -e K=V -- CMD), the first word of the
+			// server's command: everything from here is its.
+			pos = append(pos, w[i:]...)
+			i = len(w)
 		default:
 			pos = append(pos, a)
 		}

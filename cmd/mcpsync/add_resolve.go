@@ -17,6 +17,7 @@ import (
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/probe"
 	"github.com/mcpsync/mcpsync/resolve"
+	"github.com/mcpsync/mcpsync/store"
 	"github.com/urfave/cli/v3"
 	"golang.org/x/term"
 )
@@ -27,6 +28,9 @@ func resolveFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.BoolFlag{Name: "explain", Usage: "print every step of the resolver chain and what it found"},
 		&cli.BoolFlag{Name: "no-probe", Usage: "store the resolved server without starting it first"},
+		&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "start the resolved command to probe it without asking (needed without a terminal)"},
+		&cli.BoolFlag{Name: "allow-runner-options", Usage: "add a resolved command line that changes where its code comes from or what it can reach (npx --registry, uvx --from git+…, docker -v, sh -c …)"},
+		inheritEnvFlag(),
 		&cli.BoolFlag{Name: "remote", Usage: "prefer the server's hosted endpoint to a package run locally"},
 		&cli.StringFlag{Name: "pick", Usage: "choose among several servers (a monorepo) or ways to run one: a `NAME`, folder or runner (npx, docker, remote, …)"},
 		&cli.StringSliceFlag{Name: "input", Aliases: []string{"i"}, Usage: "a value the server needs, `NAME=VALUE` (repeatable); secrets are used for the probe only, never stored"},
@@ -110,7 +114,7 @@ func (a *App) addResolved(ctx context.Context, cmd *cli.Command, input string) e
 		Remote: cmd.Bool("remote"), Pick: cmd.String("pick"), Name: cmd.String("name"),
 		Inputs: values, UserAgent: "mcpsync/" + version,
 	}
-	for _, r := range st.Resolvers {
+	for _, r := range a.userResolvers(st) {
 		opts.Plugins = append(opts.Plugins, resolve.Plugin{Name: r.Name, Command: r.Command, Timeout: r.Timeout, Dir: a.projectRoot()})
 	}
 	explain := cmd.Bool("explain")
@@ -170,7 +174,22 @@ func (a *App) addResolved(ctx context.Context, cmd *cli.Command, input string) e
 	if !a.JSON {
 		a.printResolved(res)
 	}
+	// What came from outside may not disguise what it runs.
+	if probs := resolve.CheckCommand(res.Server); len(probs) > 0 && !cmd.Bool("allow-runner-options") {
+		var b strings.Builder
+		for _, p := range probs {
+			fmt.Fprintf(&b, "\n  %s", p)
+		}
+		return a.resolveAborted(report, "the command line resolved from "+res.Source+" does more than start a server:"+b.String()+
+			"\nif you trust it, run again with --allow-runner-options")
+	}
 	noProbe := cmd.Bool("no-probe")
+	if !noProbe && cmd.Bool("dry-run") {
+		noProbe = true // a dry run runs nothing
+		if !a.JSON {
+			fmt.Fprintf(a.Stderr, "dry run: %s was not started; without --dry-run mcpsync asks before it starts it\n", res.Server.Name)
+		}
+	}
 	if len(missing) > 0 && !noProbe {
 		msg := "cannot probe " + res.Server.Name + ": " + describeInputs(missing) + " is not set; export it, pass --input " +
 			missing[0].Name + "=VALUE, or add --no-probe to store the entry as it is"
@@ -182,6 +201,11 @@ func (a *App) addResolved(ctx context.Context, cmd *cli.Command, input string) e
 	}
 	if len(missing) > 0 {
 		fmt.Fprintf(a.Stderr, "note: set %s before a client starts %s\n", describeInputs(missing), res.Server.Name)
+	}
+	if !noProbe && res.Server.Transport == canonical.Stdio && !cmd.Bool("yes") {
+		if err := a.confirmRun(res); err != nil {
+			return a.resolveAborted(report, err.Error())
+		}
 	}
 
 	srv := res.Server
@@ -286,7 +310,8 @@ func (a *App) probeResolved(ctx context.Context, cmd *cli.Command, res *resolve.
 		lookup = os.LookupEnv
 	}
 	opts := probe.Options{
-		Timeout: timeout, ProjectDir: a.projectRoot(), Home: a.Dirs.Home, ClientVersion: version,
+		InheritEnv: cmd.Bool("inherit-env"),
+		Timeout:    timeout, ProjectDir: a.projectRoot(), Home: a.Dirs.Home, ClientVersion: version,
 		Getenv: func(k string) (string, bool) {
 			if v, ok := secrets[k]; ok {
 				return v, true
@@ -412,6 +437,39 @@ func (a *App) printSteps(in resolve.Input, steps []resolve.Step) {
 
 // interactive reports whether values can be asked for: stdin is a
 // terminal and the output is for a person. Prompts go to stderr.
+// userResolvers are the resolver plugins of the user's own store: st's when
+// it is that store, never a project's (which came with a repository; see
+// projectClientFiles).
+func (a *App) userResolvers(st *store.Store) []store.Resolver {
+	if st.Scope != canonical.ScopeProject {
+		return st.Resolvers
+	}
+	user, ds := a.loadStore(canonical.ScopeUser)
+	if ds.HasErrors() {
+		return nil
+	}
+	return user.Resolvers
+}
+
+// confirmRun asks, on a terminal, before a command resolved from the
+// internet is started for the probe: it was printed just above, escaped.
+// Without a terminal it refuses: --yes starts it, --no-probe stores it
+// without starting it.
+func (a *App) confirmRun(res *resolve.Result) error {
+	refuse := fmt.Sprintf("%s runs %s, a command that came from %s; nothing was started. "+
+		"Start it with --yes once you have read it, or store it without starting it with --no-probe",
+		res.Server.Name, resolve.CommandLine(res.Server), res.Source)
+	if !a.interactive() || !a.stderrTTY {
+		return errors.New(refuse)
+	}
+	fmt.Fprintf(a.Stderr, "start %s now to check that it works? it runs the command above [y/N] ", res.Server.Name)
+	line, _ := bufio.NewReader(a.Stdin).ReadString('\n')
+	if answer := strings.ToLower(strings.TrimSpace(line)); answer != "y" && answer != "yes" {
+		return errors.New(refuse)
+	}
+	return nil
+}
+
 func (a *App) interactive() bool {
 	f, ok := a.Stdin.(*os.File)
 	return ok && isTerminal(f) && !a.JSON

@@ -141,9 +141,10 @@ func (a *App) completeServerNames(ctx context.Context, cmd *cli.Command) {
 	}
 }
 
-// projectClientFiles warns about file attributes in a project's store: a
-// repository may not send writes to another file on the user's machine, so
-// only the user's own store moves a client's file.
+// projectClientFiles warns about what a project's store may not say: a
+// repository may not send writes to another file on the user's machine (a
+// client's file attribute) nor make mcpsync run a command (a resolver
+// plugin), so only the user's own store does either.
 func projectClientFiles(st *store.Store) canonical.Diagnostics {
 	ids := make([]string, 0, len(st.ClientFiles))
 	for id := range st.ClientFiles {
@@ -155,6 +156,12 @@ func projectClientFiles(st *store.Store) canonical.Diagnostics {
 		d := canonical.Warnf("client %q: file is not used in a project's mcpsync.hcl", id)
 		d.Detail = "only your own store (" + filepath.Join("$XDG_CONFIG_HOME", "mcpsync", store.FileName) + ") moves a client's file"
 		ds = append(ds, d.At(st.ClientFiles[id].Pos))
+	}
+	for _, r := range st.Resolvers {
+		d := canonical.Warnf("resolver %q: not used in a project's mcpsync.hcl", r.Name)
+		d.Detail = "a repository may not make mcpsync run a command: only your own store (" +
+			filepath.Join("$XDG_CONFIG_HOME", "mcpsync", store.FileName) + ") declares resolver plugins"
+		ds = append(ds, d.At(r.Pos))
 	}
 	return ds
 }
