@@ -217,14 +217,21 @@ func Locate(cwd string, dirs xdg.Dirs, explicit string, scope canonical.Scope) (
 	if scope != canonical.ScopeProject {
 		return filepath.Join(dirs.Config, FileName), canonical.ScopeUser
 	}
-	return filepath.Join(ProjectRoot(cwd), FileName), canonical.ScopeProject
+	return filepath.Join(ProjectRoot(cwd, dirs.Home), FileName), canonical.ScopeProject
 }
 
 // ProjectRoot walks up from dir to the first directory holding mcpsync.hcl
-// or .git, and returns dir itself when there is none.
-func ProjectRoot(dir string) string {
+// or .git, and returns dir itself when there is none. The walk stops below
+// home (the home directory is no project), at a filesystem boundary, and
+// at a directory that another user owns or everyone may write to (/tmp):
+// a mcpsync.hcl someone else can put there is not this project's.
+func ProjectRoot(dir, home string) string {
 	dir = filepath.Clean(dir)
+	start, _ := os.Stat(dir)
 	for d := dir; ; {
+		if d != dir && (home != "" && d == filepath.Clean(home) || !sameFilesystem(start, d) || !ownDir(d)) {
+			return dir
+		}
 		for _, marker := range []string{FileName, ".git"} {
 			if _, err := os.Stat(filepath.Join(d, marker)); err == nil {
 				return d

@@ -310,8 +310,8 @@ func TestLocate(t *testing.T) {
 	// no repository at all: the directory itself
 	plain := filepath.Join(root, "plain")
 	os.MkdirAll(plain, 0o755)
-	if ProjectRoot(plain) != plain && ProjectRoot(plain) != "/" {
-		t.Errorf("ProjectRoot(%s) = %s", plain, ProjectRoot(plain))
+	if got := ProjectRoot(plain, ""); got != plain && got != "/" {
+		t.Errorf("ProjectRoot(%s) = %s", plain, got)
 	}
 }
 

@@ -79,7 +79,20 @@ func (a *App) loadStore(scope canonical.Scope) (*store.Store, canonical.Diagnost
 	}
 	st, ds := store.LoadBeneath(path, root)
 	st.Scope = sc
+	if root != "" && st.Exists && filepath.Clean(root) != filepath.Clean(a.absProjectRoot()) && !a.JSON {
+		// Found above the directory the command runs for: say which.
+		fmt.Fprintf(a.Stderr, "note: using the project store %s\n", a.storeDisplay(path))
+	}
 	return st, ds
+}
+
+// absProjectRoot is projectRoot made absolute.
+func (a *App) absProjectRoot() string {
+	root := a.projectRoot()
+	if !filepath.IsAbs(root) {
+		root = filepath.Join(a.Cwd, root)
+	}
+	return root
 }
 
 func (a *App) openStore(scope canonical.Scope) (*store.Store, error) {
