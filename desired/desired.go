@@ -6,6 +6,7 @@ package desired
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/sources"
@@ -58,6 +59,8 @@ func FromRecords(st *store.Store, recs *sources.Records) *Servers {
 		}
 		return out
 	}
+	clashes := recs.Clashes(st.Sources)
+	reported := map[string]bool{}
 	for _, src := range st.Sources {
 		if sources.CheckSource(src).HasErrors() {
 			continue // the store reports it where the source is used (pull)
@@ -74,10 +77,15 @@ func FromRecords(st *store.Store, recs *sources.Records) *Servers {
 			}
 		}
 		for _, srv := range recs.InEffect(src) {
-			if other, taken := out.FromSource[srv.Name]; taken {
-				d := canonical.Warnf("source %q offers %q, which source %q already gives; left out", src.Name, srv.Name, other)
-				d.Detail = "rename one of the sources in the store (the name prefixes its servers)"
-				out.Diags = append(out.Diags, d.At(src.Pos))
+			if by := clashes[srv.Name]; len(by) > 0 {
+				// One source could shadow another's server: neither is
+				// exported, whichever comes first.
+				if !reported[srv.Name] {
+					reported[srv.Name] = true
+					d := canonical.Warnf("sources %s each give a server named %q in clients; none of them is exported", joinQuoted(by), srv.Name)
+					d.Detail = "rename one of the sources in the store (the name prefixes its servers), then pull and approve again"
+					out.Diags = append(out.Diags, d.At(src.Pos))
+				}
 				continue
 			}
 			if own, ok := st.Servers.Get(srv.Name); ok {
@@ -123,4 +131,12 @@ func (s *Servers) SourceOf(name string) (source string, inEffect bool) {
 		}
 	}
 	return "", false
+}
+
+func joinQuoted(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, " and ")
 }

@@ -72,3 +72,22 @@ func CheckSource(src store.Source) canonical.Diagnostics {
 	}
 	return ds
 }
+
+// Clashes returns the qualified names that more than one source gives, and
+// which sources give each: source "acme" with server "prod-github" and
+// source "acme-prod" with server "github" are both "acme-prod-github" in
+// clients. Neither may be approved or exported while they clash.
+func (r *Records) Clashes(srcs []store.Source) map[string][]string {
+	by := map[string][]string{}
+	for _, src := range srcs {
+		for _, st := range r.Statuses(src.Name) {
+			by[st.Qualified] = append(by[st.Qualified], src.Name)
+		}
+	}
+	for q, names := range by {
+		if len(names) < 2 {
+			delete(by, q)
+		}
+	}
+	return by
+}

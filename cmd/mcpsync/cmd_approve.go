@@ -18,14 +18,17 @@ approve (its hash); export then writes exactly that content, and any later
 change upstream is pending again.
 
 Review first: 'mcpsync status' shows every pending server with a diff from
-the version you approved. Name servers as clients see them (SOURCE-NAME),
-or by their own name with --source.
+the version you approved, and its content as NAME@CONTENT. Name servers as
+clients see them (SOURCE-NAME), or by their own name with --source; with
+@CONTENT, approve takes exactly the content you reviewed and refuses if a
+later pull changed it.
 
 Approving writes no client file; run 'mcpsync export' afterwards.
 
 Examples:
   mcpsync status
   mcpsync approve acme-github acme-linear
+  mcpsync approve acme-github@3f2a9c1d7e04   # only the content status showed
   mcpsync approve --source acme github
   mcpsync approve --all
   mcpsync approve --all --source acme`
@@ -47,6 +50,11 @@ func (a *App) approveCommand() *cli.Command {
 				return usagef("give server names or --all, not both")
 			case !cmd.Bool("all") && len(names) == 0:
 				return usagef("name the servers to approve (see 'mcpsync status'), or use --all")
+			}
+			for _, n := range names {
+				if name, content, ok := strings.Cut(n, "@"); ok && (name == "" || content == "") {
+					return usagef("%q: give NAME@CONTENT, the content as 'mcpsync status' shows it", n)
+				}
 			}
 			return a.runApprove(names, cmd.Bool("all"), cmd.String("source"))
 		},
@@ -102,15 +110,28 @@ func (a *App) runApprove(names []string, all bool, only string) error {
 	} else {
 		var unknown []string
 		for _, n := range names {
-			s, ok := findSourceServer(known, n, only)
+			name, content, pinned := strings.Cut(n, "@")
+			s, ok := findSourceServer(known, name, only)
 			if !ok {
-				unknown = append(unknown, n)
+				unknown = append(unknown, name)
 				continue
+			}
+			if pinned && (len(content) < 7 || !strings.HasPrefix(s.Hash, content)) {
+				// What was reviewed is not what the last pull holds.
+				return fmt.Errorf("%s changed since you reviewed it: its pulled content is %s, not %s; review it again with 'mcpsync status', "+
+					"then approve %s@%s; nothing was approved", s.Qualified, shortHash(s.Hash), content, s.Qualified, shortHash(s.Hash))
 			}
 			chosen = append(chosen, s)
 		}
 		if len(unknown) > 0 {
 			return fmt.Errorf("%s", unknownSourceServers(unknown, known, only))
+		}
+	}
+	clashes := recs.Clashes(st.Sources)
+	for _, s := range chosen {
+		if by := clashes[s.Qualified]; len(by) > 0 {
+			return fmt.Errorf("%s is the name in clients of servers of several sources (%s): one would shadow the other; "+
+				"rename one of the sources in the store, then pull again; nothing was approved", s.Qualified, strings.Join(by, ", "))
 		}
 	}
 	now := time.Now()

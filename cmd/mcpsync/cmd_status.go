@@ -242,9 +242,11 @@ func (a *App) printStatus(st *store.Store, out statusJSON) {
 			case sources.Approved:
 				fmt.Fprintf(tw, "  approved\t%s\t\n", ss.Qualified)
 			case sources.PendingNew:
-				fmt.Fprintf(tw, "  %s\t%s\tnew: not exported until approved\n", a.paint(false, styleYellow, "pending"), ss.Qualified)
+				fmt.Fprintf(tw, "  %s\t%s\tnew: not exported until approved (mcpsync approve %s@%s)\n", a.paint(false, styleYellow, "pending"),
+					ss.Qualified, ss.Qualified, shortHash(ss.Hash))
 			case sources.PendingChange:
-				fmt.Fprintf(tw, "  %s\t%s\tchanged: clients keep the approved version until approved\n", a.paint(false, styleYellow, "pending"), ss.Qualified)
+				fmt.Fprintf(tw, "  %s\t%s\tchanged: clients keep the approved version until approved (mcpsync approve %s@%s)\n",
+					a.paint(false, styleYellow, "pending"), ss.Qualified, ss.Qualified, shortHash(ss.Hash))
 			}
 		}
 		tw.Flush()
@@ -287,7 +289,7 @@ func (a *App) printStatus(st *store.Store, out statusJSON) {
 		tw.Flush()
 	}
 	if out.Pending > 0 {
-		fmt.Fprintf(a.Stderr, "%s pending approval: review the diffs above, then 'mcpsync approve NAME...' or 'mcpsync approve --all'\n",
-			countOf(out.Pending, "server"))
+		fmt.Fprintf(a.Stderr, "%s pending approval: review the diffs above, then 'mcpsync approve NAME@CONTENT' as listed (the content you reviewed, "+
+			"refused if it changed since), or 'mcpsync approve NAME...' / 'mcpsync approve --all'\n", countOf(out.Pending, "server"))
 	}
 }
