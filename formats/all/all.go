@@ -6,6 +6,7 @@
 package all
 
 import (
+	"github.com/mcpsync/mcpsync/canonical"
 	"path/filepath"
 
 	"github.com/mcpsync/mcpsync/formats"
@@ -72,7 +73,15 @@ func NewRegistry(opts Options) *formats.Registry {
 		plugins, diags := spec.LoadPlugins(opts.PluginDir)
 		r.Diags = append(r.Diags, diags...)
 		for _, p := range plugins {
-			r.Replace(p, formats.Origin{File: p.(*spec.Adapter).Spec().File})
+			file := p.(*spec.Adapter).Spec().File
+			if old, err := r.Lookup(p.ID()); err == nil && r.Origin(old.ID()).Builtin {
+				// Said on every command: a file in clients.d now decides
+				// where mcpsync writes this client's servers.
+				d := canonical.Warnf("the plugin %s replaces the built-in client %q", file, p.ID())
+				d.Detail = "every command reads and writes " + p.ID() + "'s files as the plugin says; remove the file to use the built-in client"
+				r.Diags = append(r.Diags, d.At(canonical.Pos{File: file}))
+			}
+			r.Replace(p, formats.Origin{File: file})
 		}
 	}
 	return r

@@ -53,8 +53,13 @@ func TestRegistryPlugins(t *testing.T) {
 		}
 	}
 	r := NewRegistry(Options{PluginDir: dir})
-	if len(r.Diags) != 1 || r.Diags[0].File != filepath.Join(dir, "broken.hcl") || r.Diags[0].Line != 1 {
+	errs := r.Diags.Errors()
+	if len(errs) != 1 || errs[0].File != filepath.Join(dir, "broken.hcl") || errs[0].Line != 1 {
 		t.Errorf("Diags = %v, want one error in broken.hcl at line 1 (the unclosed block)", r.Diags)
+	}
+	// replacing a built-in client is said, every time
+	if w := r.Diags.Warnings(); len(w) != 1 || !strings.Contains(w[0].Summary, `replaces the built-in client "cursor"`) {
+		t.Errorf("warnings = %v, want one naming the replaced built-in client", w)
 	}
 	ws, err := r.Lookup("windsurf-next")
 	if err != nil || ws.DisplayName() != "Windsurf Next" || r.Origin("windsurf-next").File != filepath.Join(dir, "windsurf-next.hcl") {

@@ -3,6 +3,7 @@ package spec
 import (
 	"fmt"
 	"path"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -134,6 +135,10 @@ func (a *Adapter) Locations(env formats.Env) []formats.Location {
 			continue
 		}
 		loc := formats.Location{Client: a.spec.ID, Scope: ls.Scope, Path: p, Format: ls.Format, ReadOnly: ls.ReadOnly, Note: ls.Note}
+		if a.spec.Plugin && !a.spec.AllowOutsideHome && !loc.ReadOnly && !underHomeOrProject(p, env, ls.Scope) {
+			loc.ReadOnly = true
+			loc.Note = "outside your home directory: a plugin writes there only with allow_outside_home = true in " + a.spec.File
+		}
 		if usesProject(servers) {
 			loc.Project = env.ProjectDir
 		}
@@ -317,4 +322,22 @@ func (a *Adapter) EntrySpan(loc formats.Location, data []byte, name string) (sta
 		}
 	}
 	return start, end, ok
+}
+
+// underHomeOrProject reports whether path is inside the home directory of
+// env, or, for a project-scope file, its project directory.
+func underHomeOrProject(path string, env formats.Env, scope canonical.Scope) bool {
+	bases := []string{env.Home}
+	if scope == canonical.ScopeProject {
+		bases = append(bases, env.ProjectDir)
+	}
+	for _, base := range bases {
+		if base == "" {
+			continue
+		}
+		if rel, err := filepath.Rel(base, path); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
+			return true
+		}
+	}
+	return false
 }

@@ -38,6 +38,7 @@ func LoadPlugins(dir string) ([]formats.Adapter, canonical.Diagnostics) {
 		specs, ds := Parse(f, src)
 		diags = append(diags, ds...)
 		for _, s := range specs {
+			s.Plugin = true
 			if prev, dup := seen[s.ID]; dup {
 				d := canonical.Errorf("client %q is also described in %s", s.ID, prev)
 				d.Detail = "the first one is used; remove or rename one of them"

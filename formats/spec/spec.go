@@ -38,6 +38,7 @@ type clientSchema struct {
 	URLWithoutRange   hcl.Range      `hcl:"url_without_type,attr_value_range"`
 	TypeRequired      bool           `hcl:"type_required,optional"`
 	KeyOrder          []string       `hcl:"key_order,optional"`
+	AllowOutsideHome  bool           `hcl:"allow_outside_home,optional"`
 
 	Locations  []locationSchema  `hcl:"location,block"`
 	Fields     *fieldsSchema     `hcl:"fields,block"`
@@ -136,6 +137,13 @@ type Spec struct {
 	// in the order of Fields, then unknown keys.
 	KeyOrder  []string
 	Locations []LocationSpec
+	// AllowOutsideHome lets a plugin write files outside the user's home
+	// (and the project). A plugin is a file anyone who can write the
+	// plugin directory controls; without it, its files elsewhere (under
+	// /etc, say) are read-only for mcpsync.
+	AllowOutsideHome bool
+	// Plugin says the spec came from the user's clients.d, not the binary.
+	Plugin bool
 
 	servers hcl.Expression
 	// File is where the spec was read: "builtin/cursor.hcl" or a plugin path.
@@ -282,7 +290,7 @@ func build(c *clientSchema, file string, src []byte) (*Spec, canonical.Diagnosti
 	var ck checker
 	s := &Spec{
 		ID: c.ID, DisplayName: c.DisplayName, Format: formats.Format(c.Format), Quirks: c.Quirks,
-		WindowsCmd: c.WindowsCmd, URLWithoutType: c.URLWithoutType, TypeRequired: c.TypeRequired, KeyOrder: c.KeyOrder,
+		WindowsCmd: c.WindowsCmd, URLWithoutType: c.URLWithoutType, TypeRequired: c.TypeRequired, KeyOrder: c.KeyOrder, AllowOutsideHome: c.AllowOutsideHome,
 		servers: c.Servers, File: file, Source: src,
 	}
 	if !idPattern.MatchString(c.ID) {
