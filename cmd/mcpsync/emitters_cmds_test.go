@@ -27,6 +27,23 @@ func init() {
 		os.Exit(Main(os.Args[1:]))
 	}
 
+	// mcpsync-link-swapper runs mcpsync, but right after mcpsync checked
+	// the files and before it writes, replaces the directory $SWAP_DIR with
+	// a link to $SWAP_TARGET, as a concurrent git checkout of a hostile
+	// branch could.
+	testCommands["mcpsync-link-swapper"] = func() {
+		beforeApplyHook = func([]string) {
+			dir := os.Getenv("SWAP_DIR")
+			if err := os.Rename(dir, dir+".was"); err != nil {
+				panic(err)
+			}
+			if err := os.Symlink(os.Getenv("SWAP_TARGET"), dir); err != nil {
+				panic(err)
+			}
+		}
+		os.Exit(Main(os.Args[1:]))
+	}
+
 	// hashfiles OUT FILE...: write "sha256  FILE" (or "absent  FILE") per
 	// file to OUT, to prove later that nothing was touched.
 	scriptCmds["hashfiles"] = func(ts *testscript.TestScript, neg bool, args []string) {
