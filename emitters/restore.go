@@ -327,7 +327,15 @@ func readableSecrets(fc *FileChange) canonical.Diagnostics {
 // mcpsync.hcl): everyone who clones the repository would get it. It
 // returns nil when srv holds none.
 func SharedSecret(srv canonical.Server, path string) *canonical.Diagnostic {
-	fs := secrets.ScanServer(srv)
+	// Only what is a secret for sure stops the write: a value that merely
+	// looks random (a long temporary path, a hash) is warned about
+	// elsewhere, never refused.
+	var fs []secrets.ServerFinding
+	for _, f := range secrets.ScanServer(srv) {
+		if f.Kind != secrets.KindHighEntropy {
+			fs = append(fs, f)
+		}
+	}
 	if len(fs) == 0 {
 		return nil
 	}
