@@ -43,7 +43,7 @@ func drift(entries []entry, stores map[canonical.Scope]*store.Store, os string, 
 		}
 		class := storeClass(e.loc.Scope)
 		if st := stores[class]; st != nil {
-			if want, ok := st.Servers.Get(e.srv.Name); ok && inScope(want, e.loc) {
+			if want, ok := st.Servers.Get(e.srv.Name); ok && formats.ServerInScope(want, e.loc) {
 				want = want.Clone()
 				want.Project = "" // where the entry sits says it
 				if !st.Allows(e.client.ID(), e.srv.Name) {
@@ -55,7 +55,7 @@ func drift(entries []entry, stores map[canonical.Scope]*store.Store, os string, 
 				}
 				// Compare with what the client would read back, so that what it
 				// cannot express (a cwd for Claude Code) is no difference.
-				view := clientView(e.client, e.loc, want, os)
+				view := formats.ViewOr(e.client, e.loc, want, formats.EncodeOptions{OS: os})
 				if fields := differing(view, e.srv, caps, caps); len(fields) > 0 {
 					out = append(out, storeDrift(e, st, fields))
 				}
@@ -68,7 +68,7 @@ func drift(entries []entry, stores map[canonical.Scope]*store.Store, os string, 
 			}
 			caps := e.client.Capabilities()
 			if fields := differing(want, e.srv, caps, caps); len(fields) > 0 {
-				if fields = differing(clientView(e.client, e.loc, want, os), e.srv, caps, caps); len(fields) > 0 {
+				if fields = differing(formats.ViewOr(e.client, e.loc, want, formats.EncodeOptions{OS: os}), e.srv, caps, caps); len(fields) > 0 {
 					out = append(out, teamDrift(e, tm.source[e.srv.Name], fields))
 				}
 			}
@@ -86,16 +86,6 @@ func drift(entries []entry, stores map[canonical.Scope]*store.Store, os string, 
 		}
 	}
 	return out
-}
-
-// inScope reports whether a store server is meant for a location: one
-// bound to a project only for that project's local section, one bound to
-// none for every other.
-func inScope(srv canonical.Server, loc formats.Location) bool {
-	if loc.Scope == canonical.ScopeLocal {
-		return srv.Project != "" && srv.Project == loc.Project
-	}
-	return srv.Project == ""
 }
 
 func storeDrift(e entry, st *store.Store, fields []string) Finding {
@@ -198,23 +188,4 @@ func differing(a, b canonical.Server, ca, cb formats.Capabilities) []string {
 		out = append(out, "disabled")
 	}
 	return out
-}
-
-// clientView is srv as the client reads it back once written: what the
-// client cannot express (a cwd for Claude Code) is not a difference.
-func clientView(ad formats.Adapter, loc formats.Location, srv canonical.Server, os string) canonical.Server {
-	srv = srv.Clone()
-	srv.Origin = canonical.Pos{}
-	data, ds := ad.Encode(loc, nil, canonical.Set{Servers: []canonical.Server{srv}}, formats.EncodeOptions{OS: os}.For(loc))
-	if ds.HasErrors() {
-		return srv
-	}
-	back, ds := ad.Decode(loc, data)
-	if ds.HasErrors() {
-		return srv
-	}
-	if got, ok := back.Get(srv.Name); ok {
-		return got
-	}
-	return srv
 }

@@ -75,7 +75,7 @@ func Run(o Options) *Report {
 			if len(o.Scopes) > 0 && !slices.Contains(o.Scopes, loc.Scope) {
 				continue
 			}
-			if loc.Scope == canonical.ScopeLocal && loc.Project != o.Env.ProjectDir {
+			if loc.Scope == canonical.ScopeLocal && !formats.InScope(loc, canonical.ScopeLocal, o.Env.ProjectDir) {
 				continue
 			}
 			section := filepath.Clean(loc.Path) + "\x00" + loc.Project

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpsync/mcpsync/emitters/state"
 	"github.com/mcpsync/mcpsync/internal/atomicfile"
 	"github.com/mcpsync/mcpsync/internal/safefile"
+	"github.com/mcpsync/mcpsync/ledger"
 )
 
 // BackupDirName is the directory under the state directory that holds the
@@ -26,8 +26,8 @@ type ApplyOptions struct {
 	StateDir string
 	// State is the state the plan was made with; Apply records what it
 	// wrote there and saves it. The caller holds the state lock
-	// (state.Acquire) from loading the state until Apply returns.
-	State *state.State
+	// (ledger.Acquire) from loading the state until Apply returns.
+	State *ledger.State
 	// Now stamps backups and state entries; nil is time.Now.
 	Now func() time.Time
 	// BeforeWrite, when set, runs after the plan was checked against the
@@ -93,7 +93,7 @@ type BackupRecord struct {
 	NewSHA256 string      `json:"newSha256,omitempty"`
 	// State is what mcpsync's state knew about the file before the apply
 	// (its hash, managed entries); a restore puts it back with the bytes.
-	State *state.File `json:"state,omitempty"`
+	State *ledger.File `json:"state,omitempty"`
 }
 
 // Apply writes exactly the plan, all or nothing:
@@ -203,7 +203,7 @@ func (fc *FileChange) unchangedOnDisk() bool {
 	if fc.Before == nil {
 		return data == nil
 	}
-	return data != nil && state.HashBytes(data) == fc.BeforeHash
+	return data != nil && ledger.HashBytes(data) == fc.BeforeHash
 }
 
 func (fc *FileChange) write() error {
@@ -281,7 +281,7 @@ func removeEmptyDirs(dirs []string) {
 
 // backup copies the old bytes of every changed file into a new timestamped
 // directory under stateDir/backups, with a manifest.
-func backup(changes []*FileChange, stateDir string, at time.Time, command string, st *state.State) (BackupManifest, string, error) {
+func backup(changes []*FileChange, stateDir string, at time.Time, command string, st *ledger.State) (BackupManifest, string, error) {
 	m := BackupManifest{At: at, Command: command}
 	base := filepath.Join(stateDir, BackupDirName)
 	stamp := at.Format("20060102T150405.000000000Z")
@@ -301,7 +301,7 @@ func backup(changes []*FileChange, stateDir string, at time.Time, command string
 			rec.State = st.File(fc.Path).Clone()
 		}
 		if fc.After != nil {
-			rec.NewSHA256 = state.HashBytes(fc.After)
+			rec.NewSHA256 = ledger.HashBytes(fc.After)
 		}
 		if fc.Before != nil {
 			rec.Backup = EscapePath(fc.Path)
@@ -378,7 +378,7 @@ func rollback(done []*FileChange, m BackupManifest, dir string, cause error) err
 
 // record writes the plan's outcome into the state: hashes of the new
 // bytes, files mcpsync created, managed entries, sync bases.
-func (p *Plan) record(st *state.State, at time.Time) {
+func (p *Plan) record(st *ledger.State, at time.Time) {
 	for _, fc := range p.Files {
 		if fc.restored != nil {
 			// A restored file goes back to what mcpsync knew when it held
@@ -408,7 +408,7 @@ func (p *Plan) record(st *state.State, at time.Time) {
 		}
 		if fc.Changed() {
 			f := st.EnsureFile(fc.Path)
-			f.SHA256, f.Written = state.HashBytes(fc.After), at
+			f.SHA256, f.Written = ledger.HashBytes(fc.After), at
 			if fc.Before == nil {
 				// A new file: what was known of an earlier one there is moot.
 				f.Created, f.CreatedDirs, f.AddedKeys, f.AddedSideKeys = true, fc.createdDirs, nil, nil
@@ -424,7 +424,7 @@ func (p *Plan) record(st *state.State, at time.Time) {
 	}
 	if p.storePath != "" {
 		for _, srv := range p.bases {
-			e := state.NewEntry("", srv, at)
+			e := ledger.NewEntry("", srv, at)
 			e.Source = p.baseSources[srv.Name]
 			if old := st.Base(p.storePath, srv.Name); old == nil || old.Hash != e.Hash || old.Source != e.Source {
 				st.SetBase(p.storePath, srv.Name, e)

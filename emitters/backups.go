@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpsync/mcpsync/emitters/state"
 	"github.com/mcpsync/mcpsync/internal/atomicfile"
+	"github.com/mcpsync/mcpsync/ledger"
 )
 
 // ManifestName is the file in each backup directory that lists what the
@@ -52,7 +52,7 @@ func (b *Backup) Read(rec BackupRecord) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("backup %s: cannot read the copy of %s: %w", b.ID, rec.Path, err)
 	}
-	if rec.SHA256 != "" && state.HashBytes(data) != rec.SHA256 {
+	if rec.SHA256 != "" && ledger.HashBytes(data) != rec.SHA256 {
 		return nil, fmt.Errorf("backup %s: the copy of %s is damaged (its hash does not match the manifest)", b.ID, rec.Path)
 	}
 	return data, nil

@@ -10,22 +10,22 @@ import (
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
-	"github.com/mcpsync/mcpsync/emitters/state"
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/ledger"
 )
 
 type sandbox struct {
 	t        *testing.T
 	home     string
 	stateDir string
-	st       *state.State
+	st       *ledger.State
 }
 
 func newSandbox(t *testing.T) *sandbox {
 	dir := t.TempDir()
 	sb := &sandbox{t: t, home: filepath.Join(dir, "home"), stateDir: filepath.Join(dir, "state")}
 	os.MkdirAll(sb.home, 0o755)
-	sb.st = state.New(sb.stateDir)
+	sb.st = ledger.New(sb.stateDir)
 	return sb
 }
 
@@ -76,7 +76,7 @@ func (sb *sandbox) applyWith(p *Plan, o ApplyOptions) *Result {
 		sb.t.Fatalf("Apply: %v", err)
 	}
 	// Reload, as the next command would.
-	st, err := state.Load(sb.stateDir)
+	st, err := ledger.Load(sb.stateDir)
 	if err != nil {
 		sb.t.Fatal(err)
 	}
@@ -117,13 +117,13 @@ func TestExportCreatesThenIsIdempotent(t *testing.T) {
 		t.Fatalf("new file mode %v, %v; want 0600", fi.Mode(), err)
 	}
 	f := sb.st.File(filepath.Join(sb.home, ".fake"))
-	if f == nil || !f.Created || f.SHA256 != state.HashBytes([]byte(sb.read(".fake"))) {
+	if f == nil || !f.Created || f.SHA256 != ledger.HashBytes([]byte(sb.read(".fake"))) {
 		t.Fatalf("state file record = %+v", f)
 	}
 	if names := sb.st.ManagedNames(filepath.Join(sb.home, ".fake"), ""); strings.Join(names, ",") != "gh,web" {
 		t.Fatalf("managed = %v", names)
 	}
-	if b := sb.st.Base("/store.hcl", "gh"); b == nil || b.Hash != state.Hash(servers[0]) {
+	if b := sb.st.Base("/store.hcl", "gh"); b == nil || b.Hash != ledger.Hash(servers[0]) {
 		t.Fatalf("base not recorded: %+v", b)
 	}
 	again := sb.plan([]Target{sb.target(a, "")}, servers, nil)
@@ -426,7 +426,7 @@ func TestIdempotentApplyDoesNotRewriteState(t *testing.T) {
 	targets := []Target{sb.target(lineAdapter{id: "fake"}, "")}
 	servers := []canonical.Server{stdio("gh", "npx")}
 	sb.apply(sb.plan(targets, servers, nil))
-	statePath := filepath.Join(sb.stateDir, state.FileName)
+	statePath := filepath.Join(sb.stateDir, ledger.FileName)
 	before, _ := os.ReadFile(statePath)
 	os.Chtimes(statePath, time.Unix(1, 0), time.Unix(1, 0))
 	sb.apply(sb.plan(targets, servers, nil))

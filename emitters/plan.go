@@ -40,7 +40,7 @@
 //
 // # Apply
 //
-// See Apply: drift check, backups, atomic writes, rollback, state. A file
+// See Apply: drift check, backups, atomic writes, rollback, ledger. A file
 // the user made read-only, or one in a directory mcpsync cannot write, is
 // an error while planning, so that nothing at all is written.
 //
@@ -68,9 +68,9 @@ import (
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
-	"github.com/mcpsync/mcpsync/emitters/state"
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/internal/safefile"
+	"github.com/mcpsync/mcpsync/ledger"
 )
 
 // NewFileMode is the mode of a client file mcpsync creates: such files may
@@ -140,7 +140,7 @@ type TargetPlan struct {
 	Entries []EntryChange `json:"entries,omitempty"`
 
 	// State changes to record when the plan is applied.
-	manage map[string]*state.Entry
+	manage map[string]*ledger.Entry
 	forget []string
 	// addedKeys counts the keys leading to the server map that this plan
 	// adds to the file; keysRemoved says it removes those mcpsync added
@@ -222,8 +222,8 @@ type ExportOptions struct {
 	// Allows says whether the store lets a server go to a client (store
 	// client rules); nil allows everything.
 	Allows func(client, server string) bool
-	// State tells which entries mcpsync wrote before; nil is an empty state.
-	State *state.State
+	// State tells which entries mcpsync wrote before; nil is an empty ledger.
+	State *ledger.State
 	// StorePath is recorded with the sync bases.
 	StorePath string
 	// Sources names, for each server of Servers that comes from a team
@@ -241,7 +241,7 @@ type ExportOptions struct {
 // that share a file are planned one after the other on the same bytes.
 func PlanExport(targets []Target, opts ExportOptions) *Plan {
 	if opts.State == nil {
-		opts.State = state.New("")
+		opts.State = ledger.New("")
 	}
 	if opts.Allows == nil {
 		opts.Allows = func(string, string) bool { return true }
@@ -333,7 +333,7 @@ func readFile(group []Target) *FileChange {
 	fc.Before, fc.After = data, data
 	if data != nil {
 		fc.Mode = mode
-		fc.BeforeHash = state.HashBytes(data)
+		fc.BeforeHash = ledger.HashBytes(data)
 	}
 	return fc
 }
@@ -411,7 +411,7 @@ func planFileExport(fc *FileChange, group []Target, opts ExportOptions, exported
 // the state), through the adapter (formats.SectionRemover), and updates
 // fc.After and fc.Kind. A removal that would change what any section of
 // the file holds is not made.
-func (fc *FileChange) dropAddedKeys(st *state.State, eligible func(*TargetPlan) bool) {
+func (fc *FileChange) dropAddedKeys(st *ledger.State, eligible func(*TargetPlan) bool) {
 	f := st.File(fc.Path)
 	cur := fc.After
 	for _, tp := range fc.Targets {
@@ -461,7 +461,7 @@ func (tp *TargetPlan) readsAs(data []byte, want canonical.Set) bool {
 		return false
 	}
 	for _, srv := range want.Servers {
-		if g, ok := got.Get(srv.Name); !ok || state.Hash(g) != state.Hash(srv) {
+		if g, ok := got.Get(srv.Name); !ok || ledger.Hash(g) != ledger.Hash(srv) {
 			return false
 		}
 	}
@@ -473,7 +473,7 @@ func (tp *TargetPlan) readsAs(data []byte, want canonical.Set) bool {
 // mcpsync added earlier that the edit left empty (the "inputs" of VS Code
 // once its last prompt went), when the section still reads as after. It
 // returns the bytes to go on with.
-func (tp *TargetPlan) sideKeys(st *state.State, path string, before, out []byte, after canonical.Set) []byte {
+func (tp *TargetPlan) sideKeys(st *ledger.State, path string, before, out []byte, after canonical.Set) []byte {
 	sr, ok := tp.Target.Adapter.(formats.SideKeyRemover)
 	if !ok || bytes.Equal(before, out) {
 		return out
@@ -564,7 +564,7 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 			exported[want.Name] = true
 			continue
 		}
-		if sameDefinition(have, want, client) || sameDefinition(have, clientView(t, want, opts.Encode), client) {
+		if sameDefinition(have, want, client) || sameDefinition(have, formats.ViewOr(t.Adapter, t.Location, want, opts.Encode), client) {
 			tp.Entries = append(tp.Entries, EntryChange{Name: want.Name, Action: Keep})
 			exported[want.Name] = true
 			if m := managed[want.Name]; m != nil {
@@ -573,7 +573,7 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 			continue
 		}
 		rec := managed[want.Name]
-		owned := rec != nil && rec.Hash == state.Hash(have)
+		owned := rec != nil && rec.Hash == ledger.Hash(have)
 		switch {
 		case owned || writtenHere[want.Name] || opts.Force:
 			if want.Extra[client] == nil && have.Extra[client] != nil {
@@ -608,7 +608,7 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 				tp.forget = append(tp.forget, name)
 				continue
 			}
-			if managed[name].Hash != state.Hash(have) && !opts.Force {
+			if managed[name].Hash != ledger.Hash(have) && !opts.Force {
 				tp.Entries = append(tp.Entries, EntryChange{Name: name, Action: Skip, Reason: "edited by hand since mcpsync wrote it"})
 				warn(have, fmt.Sprintf("not pruned: edited by hand in %s since mcpsync wrote it", client),
 					"run with --force to remove it anyway, or remove it by hand")
@@ -673,33 +673,14 @@ func (tp *TargetPlan) recordWritten(name, client string, after canonical.Set, ac
 
 func (tp *TargetPlan) manageSnapshot(name, client string, srv canonical.Server) {
 	if tp.manage == nil {
-		tp.manage = map[string]*state.Entry{}
+		tp.manage = map[string]*ledger.Entry{}
 	}
-	tp.manage[name] = state.NewEntry(client, srv, time.Time{}) // Apply stamps the time
+	tp.manage[name] = ledger.NewEntry(client, srv, time.Time{}) // Apply stamps the time
 }
 
 func sameBytesOfMeaning(before canonical.Server, after canonical.Set, name string) bool {
 	srv, ok := after.Get(name)
-	return ok && state.Hash(before) == state.Hash(srv)
-}
-
-// clientView returns srv as the client would read it back after writing:
-// encoded alone into a new file and decoded again. Comparing that with the
-// file's entry ignores what the client cannot express (a cwd for Claude
-// Code, a default in a placeholder for Qwen), which is not a real difference.
-func clientView(t Target, srv canonical.Server, opts formats.EncodeOptions) canonical.Server {
-	data, ds := t.Adapter.Encode(t.Location, nil, canonical.Set{Servers: []canonical.Server{srv}}, opts.For(t.Location))
-	if ds.HasErrors() {
-		return srv
-	}
-	back, ds := t.Adapter.Decode(t.Location, data)
-	if ds.HasErrors() {
-		return srv
-	}
-	if got, ok := back.Get(srv.Name); ok {
-		return got
-	}
-	return srv
+	return ok && ledger.Hash(before) == ledger.Hash(srv)
 }
 
 // sameDefinition reports whether the file's entry already says what the

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
-	"github.com/mcpsync/mcpsync/emitters/state"
 	"github.com/mcpsync/mcpsync/internal/safefile"
 	"github.com/mcpsync/mcpsync/internal/secrets"
+	"github.com/mcpsync/mcpsync/ledger"
 )
 
 // RestoreOptions choose what a restore brings back.
@@ -35,7 +35,7 @@ type RestoreOptions struct {
 	// State is the current state: a file whose bytes are neither what
 	// mcpsync last wrote nor what is restored was changed by someone else
 	// since, and is refused unless Force.
-	State *state.State
+	State *ledger.State
 	Force bool
 }
 
@@ -191,7 +191,7 @@ func restoreChange(b *Backup, rec BackupRecord, lastWritten string, o RestoreOpt
 	fc.Before, fc.After = cur, want
 	if cur != nil {
 		fc.Mode = mode
-		fc.BeforeHash = state.HashBytes(cur)
+		fc.BeforeHash = ledger.HashBytes(cur)
 	}
 	switch {
 	case cur == nil && want == nil:
@@ -247,7 +247,7 @@ func PlanWrite(path, root string, before, after []byte) *Plan {
 		fc.RealPath = real
 	}
 	if before != nil {
-		fc.BeforeHash = state.HashBytes(before)
+		fc.BeforeHash = ledger.HashBytes(before)
 		if fi, err := safefile.Stat(path, root); err == nil {
 			fc.Mode = fi.Mode().Perm()
 		}

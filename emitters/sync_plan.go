@@ -4,9 +4,9 @@ import (
 	"bytes"
 
 	"github.com/mcpsync/mcpsync/canonical"
-	"github.com/mcpsync/mcpsync/emitters/state"
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/internal/safefile"
+	"github.com/mcpsync/mcpsync/ledger"
 )
 
 // Two-way sync (package reconcile) plans in two steps on the same bytes:
@@ -88,7 +88,7 @@ type SyncOptions struct {
 	// Want holds, per section of the input, what it should hold; a
 	// section without an entry is left as it is.
 	Want  map[*TargetPlan]SyncWant
-	State *state.State
+	State *ledger.State
 	// Store, when set, is written in the same all-or-nothing plan as the
 	// client files, first.
 	Store *StoreEdit
@@ -106,7 +106,7 @@ type SyncOptions struct {
 // ReadForSync read. The plan prints and applies like an export plan.
 func PlanSync(in *SyncInput, opts SyncOptions) *Plan {
 	if opts.State == nil {
-		opts.State = state.New("")
+		opts.State = ledger.New("")
 	}
 	p := &Plan{storePath: opts.StorePath, bases: opts.Bases, forgetBases: opts.ForgetBases, baseSources: opts.BaseSources}
 	if in.Diags.HasErrors() {
@@ -132,7 +132,7 @@ func PlanSync(in *SyncInput, opts SyncOptions) *Plan {
 func storeChange(e *StoreEdit) *FileChange {
 	fc := &FileChange{Path: e.Path, Root: e.Root, Kind: Unchanged, Mode: NewFileMode, Before: e.Before, After: e.After}
 	if e.Before != nil {
-		fc.BeforeHash = state.HashBytes(e.Before)
+		fc.BeforeHash = ledger.HashBytes(e.Before)
 		if fi, err := safefile.Stat(e.Path, e.Root); err == nil {
 			fc.Mode = fi.Mode().Perm()
 		}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
-	"github.com/mcpsync/mcpsync/emitters/state"
+	"github.com/mcpsync/mcpsync/ledger"
 )
 
 // fields is a server flattened into one string per field, the unit of the
@@ -29,7 +29,7 @@ const (
 
 // fieldsOf flattens srv (normalised first, its Origin ignored).
 func fieldsOf(srv canonical.Server) fields {
-	s := state.Snapshot(srv)
+	s := ledger.Snapshot(srv)
 	f := fields{}
 	set := func(k, v string) {
 		if v != "" {

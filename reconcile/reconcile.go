@@ -11,9 +11,9 @@ import (
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/desired"
 	"github.com/mcpsync/mcpsync/emitters"
-	"github.com/mcpsync/mcpsync/emitters/state"
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/internal/atomicfile"
+	"github.com/mcpsync/mcpsync/ledger"
 	"github.com/mcpsync/mcpsync/store"
 )
 
@@ -30,7 +30,7 @@ type Options struct {
 	// package doc for which take part).
 	Targets []emitters.Target
 	// State is what the last syncs and exports recorded; nil is empty.
-	State *state.State
+	State *ledger.State
 	// Named clients were named by the user: their file is created (and
 	// filled) when it does not exist yet. Other clients without a file
 	// take no part.
@@ -83,9 +83,9 @@ type Outcome struct {
 // Conflict is a server changed differently on several sides since the last
 // sync. Nothing is written for it on any side until resolve settles it.
 type Conflict struct {
-	Server string               `json:"server"`
-	Base   *canonical.Server    `json:"base,omitempty"`
-	Sides  []state.ConflictSide `json:"sides"`
+	Server string                `json:"server"`
+	Base   *canonical.Server     `json:"base,omitempty"`
+	Sides  []ledger.ConflictSide `json:"sides"`
 	// Choices are the sides resolve --take accepts.
 	Choices []string `json:"choices"`
 }
@@ -100,7 +100,7 @@ type Skip struct {
 }
 
 // Result is a planned sync: print Plan's diff, or apply it and then
-// Record the outcome in the state.
+// Record the outcome in the ledger.
 type Result struct {
 	Plan      *emitters.Plan `json:"-"`
 	StorePath string         `json:"store"`
@@ -125,8 +125,8 @@ type nameRecord struct {
 	name     string
 	verdict  verdict
 	del      bool
-	base     *state.Entry // the base before the sync (for the record of a removal)
-	conflict *state.Conflict
+	base     *ledger.Entry // the base before the sync (for the record of a removal)
+	conflict *ledger.Conflict
 }
 
 // clientRecord says how to update one client's memory of one server.
@@ -162,7 +162,7 @@ type viewResult struct {
 // planner holds one Plan's work in progress.
 type planner struct {
 	opts         Options
-	st           *state.State
+	st           *ledger.State
 	r            *Result
 	sides        []*side
 	storeFresh   bool
@@ -178,7 +178,7 @@ type planner struct {
 func Plan(opts Options) *Result {
 	st := opts.State
 	if st == nil {
-		st = state.New("")
+		st = ledger.New("")
 	}
 	if opts.Views == nil {
 		opts.Views = NewViewCache()
@@ -278,7 +278,7 @@ func (p *planner) server(name string) {
 		p.warns = append(p.warns, expansionWarnings(name, out, idx, nil)...)
 		c := conflictOf(name, storePath, mi, out, idx)
 		p.r.Conflicts = append(p.r.Conflicts, c)
-		nr.conflict = &state.Conflict{Sides: c.Sides}
+		nr.conflict = &ledger.Conflict{Sides: c.Sides}
 		p.r.names = append(p.r.names, nr)
 		return
 	}
@@ -374,7 +374,7 @@ func (p *planner) applyClient(sd *side, s sideIn, name string, a sideOut, oc *Ou
 		// A managed entry the client edited, now settled everywhere: its
 		// snapshot follows, so that export sees no hand edit in it.
 		if s.Present && s.Managed && a.Ref == nil {
-			if cur, ok := sd.tp.Current.Get(name); ok && p.st.Managed(sd.path, sd.section)[name].Hash != state.Hash(cur) {
+			if cur, ok := sd.tp.Current.Get(name); ok && p.st.Managed(sd.path, sd.section)[name].Hash != ledger.Hash(cur) {
 				sd.want.Refresh = append(sd.want.Refresh, name)
 			}
 		}
@@ -397,7 +397,7 @@ func (p *planner) pruneExcluded() {
 			}
 			p.r.clients = append(p.r.clients, clientRecord{tp: sd.tp, path: sd.path, section: sd.section, key: sd.key, name: srv.Name, forget: true})
 			m := p.st.Managed(sd.path, sd.section)[srv.Name]
-			if m == nil || m.Hash != state.Hash(srv) || sd.fresh {
+			if m == nil || m.Hash != ledger.Hash(srv) || sd.fresh {
 				continue
 			}
 			sd.removeServer(srv.Name)
@@ -444,7 +444,7 @@ func (p *planner) syncOptions() emitters.SyncOptions {
 // remembers, so the client stays out until its file holds one of them
 // again or the user removes them from the store; removing them there stays
 // one command away.
-func bindClients(in *emitters.SyncInput, opts Options, st *state.State, r *Result) []*side {
+func bindClients(in *emitters.SyncInput, opts Options, st *ledger.State, r *Result) []*side {
 	var sides []*side
 	seen := map[string]bool{}
 	for _, tp := range in.Sections {
@@ -479,7 +479,7 @@ func bindClients(in *emitters.SyncInput, opts Options, st *state.State, r *Resul
 				len(wiped), tp.Client, strings.Join(wiped, " "))})
 			continue
 		}
-		sd := &side{id: tp.Client, tp: tp, path: fc.Path, section: section, key: state.ClientKey(fc.Path, section),
+		sd := &side{id: tp.Client, tp: tp, path: fc.Path, section: section, key: ledger.ClientKey(fc.Path, section),
 			fresh: missing, views: opts.Views}
 		sd.want = &emitters.SyncWant{Servers: tp.Current.Clone()}
 		sides = append(sides, sd)
@@ -507,7 +507,7 @@ func wipedServers(synced []string, current canonical.Set, opts Options) []string
 
 // allNames lists every server any side, the team sources or the state
 // knows, sorted.
-func allNames(opts Options, sides []*side, db *state.State) []string {
+func allNames(opts Options, sides []*side, db *ledger.State) []string {
 	storePath := opts.Store.Path
 	set := map[string]bool{}
 	for _, n := range opts.Store.Servers.Names() {
@@ -542,7 +542,7 @@ func allNames(opts Options, sides []*side, db *state.State) []string {
 
 // buildMerge gathers one server's sides: the store, then every client the
 // store's rules allow it for. idx maps merge sides back (nil: the store).
-func buildMerge(name string, opts Options, sides []*side, st *state.State, storeFresh bool) (mergeIn, []*side) {
+func buildMerge(name string, opts Options, sides []*side, st *ledger.State, storeFresh bool) (mergeIn, []*side) {
 	storePath := opts.Store.Path
 	mi := mergeIn{Take: -1}
 	if e := st.Base(storePath, name); e != nil {
@@ -579,7 +579,7 @@ func buildMerge(name string, opts Options, sides []*side, st *state.State, store
 
 // clientRef is what the client held at its last sync: the sync's record,
 // or what mcpsync last wrote there (an export), whichever is newer.
-func clientRef(st *state.State, storePath string, sd *side, name string) *state.Entry {
+func clientRef(st *ledger.State, storePath string, sd *side, name string) *ledger.Entry {
 	cb := st.ClientBase(storePath, sd.key, name)
 	m := st.Managed(sd.path, sd.section)[name]
 	switch {
@@ -593,9 +593,9 @@ func clientRef(st *state.State, storePath string, sd *side, name string) *state.
 	return cb
 }
 
-// viewOf returns how this client holds a server: encoded alone into a new
-// file and read back. What it cannot express is gone, so comparing views
-// never counts a field the client cannot hold as an edit.
+// viewOf returns how this client holds a server (formats.View), cached:
+// what it cannot express is gone, so comparing views never counts a field
+// the client cannot hold as an edit.
 func (sd *side) viewOf(name string, enc formats.EncodeOptions) func(fields) (fields, bool) {
 	t := sd.tp.Target
 	prefix := t.Adapter.ID() + "\x00" + t.Location.Path + "\x00" + t.Location.Project + "\x00" + name + "\x00"
@@ -605,14 +605,8 @@ func (sd *side) viewOf(name string, enc formats.EncodeOptions) func(fields) (fie
 			return v.f, v.ok
 		}
 		v := viewResult{}
-		srv := f.server(name)
-		data, ds := t.Adapter.Encode(t.Location, nil, canonical.Set{Servers: []canonical.Server{srv}}, enc.For(t.Location))
-		if !ds.HasErrors() {
-			if back, ds := t.Adapter.Decode(t.Location, data); !ds.HasErrors() {
-				if got, ok := back.Get(name); ok {
-					v = viewResult{f: fieldsOf(got), ok: true}
-				}
-			}
+		if got, ok := formats.View(t.Adapter, t.Location, f.server(name), enc); ok {
+			v = viewResult{f: fieldsOf(got), ok: true}
 		}
 		sd.views.m[k] = v
 		return v.f, v.ok
@@ -676,7 +670,7 @@ func conflictOf(name, storePath string, mi mergeIn, out mergeOut, idx []*side) C
 		c.Base = &b
 	}
 	for _, cd := range out.Cands {
-		cs := state.ConflictSide{Side: sideID(idx[cd.side]), Path: storePath, Removed: cd.del, Own: cd.own}
+		cs := ledger.ConflictSide{Side: sideID(idx[cd.side]), Path: storePath, Removed: cd.del, Own: cd.own}
 		if sd := idx[cd.side]; sd != nil {
 			cs.Path = sd.path
 			c.Choices = append(c.Choices, sd.id)
@@ -719,8 +713,8 @@ func expansionWarnings(name string, out mergeOut, idx []*side, acts []sideOut) c
 
 // Record writes the outcome of an applied sync into the state: each
 // client's memory of each server, removals, open conflicts. Call it after
-// emitters.Apply succeeded, then save the state.
-func (r *Result) Record(st *state.State, at time.Time) {
+// emitters.Apply succeeded, then save the ledger.
+func (r *Result) Record(st *ledger.State, at time.Time) {
 	sp := r.StorePath
 	for _, nr := range r.names {
 		switch nr.verdict {
@@ -751,7 +745,7 @@ func (r *Result) Record(st *state.State, at time.Time) {
 			st.ForgetClientBase(sp, cr.key, cr.name)
 			continue
 		}
-		e := state.NewEntry(cr.tp.Client, srv, at)
+		e := ledger.NewEntry(cr.tp.Client, srv, at)
 		if m := st.Managed(cr.path, cr.section)[cr.name]; m != nil && m.Hash == e.Hash {
 			// What mcpsync wrote there says the same: one record is enough.
 			st.ForgetClientBase(sp, cr.key, cr.name)
@@ -773,7 +767,7 @@ func (r *Result) Record(st *state.State, at time.Time) {
 	}
 }
 
-func sameSides(a, b []state.ConflictSide) bool {
+func sameSides(a, b []ledger.ConflictSide) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -781,7 +775,7 @@ func sameSides(a, b []state.ConflictSide) bool {
 		if a[i].Side != b[i].Side || a[i].Removed != b[i].Removed || (a[i].Server == nil) != (b[i].Server == nil) {
 			return false
 		}
-		if a[i].Server != nil && state.Hash(*a[i].Server) != state.Hash(*b[i].Server) {
+		if a[i].Server != nil && ledger.Hash(*a[i].Server) != ledger.Hash(*b[i].Server) {
 			return false
 		}
 	}
@@ -791,7 +785,7 @@ func sameSides(a, b []state.ConflictSide) bool {
 // NewConflicts returns the conflicts that the state does not hold yet (or
 // holds with other versions): watch reports a conflict once, not on every
 // change.
-func (r *Result) NewConflicts(st *state.State) []Conflict {
+func (r *Result) NewConflicts(st *ledger.State) []Conflict {
 	var out []Conflict
 	for _, c := range r.Conflicts {
 		if old := st.Conflict(r.StorePath, c.Server); old == nil || !sameSides(old.Sides, c.Sides) {

@@ -12,9 +12,9 @@ import (
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/desired"
 	"github.com/mcpsync/mcpsync/emitters"
-	"github.com/mcpsync/mcpsync/emitters/state"
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/formats/all"
+	"github.com/mcpsync/mcpsync/ledger"
 	"github.com/mcpsync/mcpsync/sources"
 	"github.com/mcpsync/mcpsync/store"
 )
@@ -98,13 +98,13 @@ func (sb *sandbox) path(client string) string {
 }
 
 // plan plans a sync without writing.
-func (sb *sandbox) plan(take map[string]string, named ...string) (*Result, *state.State) {
+func (sb *sandbox) plan(take map[string]string, named ...string) (*Result, *ledger.State) {
 	sb.t.Helper()
 	st, ds := store.Load(sb.store)
 	if ds.HasErrors() {
 		sb.t.Fatalf("store: %v", ds)
 	}
-	db, err := state.Load(sb.stateDir)
+	db, err := ledger.Load(sb.stateDir)
 	if err != nil {
 		sb.t.Fatal(err)
 	}
@@ -293,7 +293,7 @@ func TestSyncConflictWritesNothingForThatServer(t *testing.T) {
 	if !strings.Contains(sb.read(sb.path("cursor")), "cursor.js") || strings.Contains(sb.read(sb.store), "vscode.js") {
 		t.Errorf("a conflicting server was written")
 	}
-	db, _ := state.Load(sb.stateDir)
+	db, _ := ledger.Load(sb.stateDir)
 	if db.Conflict(sb.store, "filtered") == nil {
 		t.Errorf("the conflict is not recorded in the state")
 	}
@@ -301,7 +301,7 @@ func TestSyncConflictWritesNothingForThatServer(t *testing.T) {
 	if len(r.Settled) != 1 || !strings.Contains(sb.read(sb.path("cursor")), "vscode.js") || !strings.Contains(sb.read(sb.store), "vscode.js") {
 		t.Errorf("take vscode did not settle it: %+v\n%s", r.Outcomes, sb.read(sb.path("cursor")))
 	}
-	db, _ = state.Load(sb.stateDir)
+	db, _ = ledger.Load(sb.stateDir)
 	if db.Conflict(sb.store, "filtered") != nil {
 		t.Errorf("the settled conflict is still recorded")
 	}

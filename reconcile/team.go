@@ -7,7 +7,7 @@ import (
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/emitters"
-	"github.com/mcpsync/mcpsync/emitters/state"
+	"github.com/mcpsync/mcpsync/ledger"
 )
 
 // Team-source servers (package desired) are read-only for a sync: they
@@ -60,7 +60,7 @@ func (p *planner) teamServer(name, source string, inEffect bool) {
 		oc.Action = "removed"
 	case base == nil:
 		oc.Action = "added"
-	case base.Hash != state.Hash(want):
+	case base.Hash != ledger.Hash(want):
 		oc.Action = "changed"
 	}
 	for _, sd := range p.sides {
@@ -71,11 +71,11 @@ func (p *planner) teamServer(name, source string, inEffect bool) {
 		// a team server; a sync record of it would only go stale.
 		p.r.clients = append(p.r.clients, clientRecord{tp: sd.tp, path: sd.path, section: sd.section, key: sd.key, name: name, forget: true})
 		cur, present := sd.tp.Current.Get(name)
-		var managed *state.Entry
+		var managed *ledger.Entry
 		if !sd.fresh {
 			managed = p.st.Managed(sd.path, sd.section)[name]
 		}
-		ours := present && managed != nil && managed.Hash == state.Hash(cur)
+		ours := present && managed != nil && managed.Hash == ledger.Hash(cur)
 		if !inEffect {
 			switch {
 			case ours:

@@ -11,8 +11,8 @@ import (
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/desired"
 	"github.com/mcpsync/mcpsync/emitters"
-	"github.com/mcpsync/mcpsync/emitters/state"
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/ledger"
 	"github.com/mcpsync/mcpsync/sources"
 	"github.com/mcpsync/mcpsync/store"
 )
@@ -52,7 +52,7 @@ func (sb *sandbox) export() {
 	sb.t.Helper()
 	st, _ := store.Load(sb.store)
 	d := desired.FromRecords(st, sb.recs)
-	db, err := state.Load(sb.stateDir)
+	db, err := ledger.Load(sb.stateDir)
 	if err != nil {
 		sb.t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func TestTeamServerPendingApprovalIsNotTakenIntoTheStore(t *testing.T) {
 func TestTeamServerCannotBeTaken(t *testing.T) {
 	sb := teamSandbox(t, "cursor")
 	st, _ := store.Load(sb.store)
-	db, _ := state.Load(sb.stateDir)
+	db, _ := ledger.Load(sb.stateDir)
 	r := Plan(Options{Store: st, Targets: sb.targets(), State: db, Take: map[string]string{"acme-github": "cursor"},
 		Servers: []string{"acme-github"}, Desired: desired.FromRecords(st, sb.recs)})
 	if err := r.Plan.Err(); err == nil || !strings.Contains(err.Error(), "comes from team source acme") {

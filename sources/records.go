@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
-	"github.com/mcpsync/mcpsync/emitters/state"
 	"github.com/mcpsync/mcpsync/internal/atomicfile"
+	"github.com/mcpsync/mcpsync/ledger"
 	"github.com/mcpsync/mcpsync/store"
 )
 
@@ -44,11 +44,11 @@ type Record struct {
 	PulledAt time.Time `json:"pulledAt"`
 	// Servers are the source's servers under their own names, as read, in
 	// the source's order; each with the hash of its content.
-	Servers []*state.Entry `json:"servers"`
+	Servers []*ledger.Entry `json:"servers"`
 	// Approved holds, per server name, the content the user approved.
 	// A server is in effect only as approved; a server whose content hash
 	// differs from its approval is pending.
-	Approved map[string]*state.Entry `json:"approved,omitempty"`
+	Approved map[string]*ledger.Entry `json:"approved,omitempty"`
 	// LastError is the last pull that failed since the last good one: the
 	// last good pull stays in effect.
 	LastError *PullError `json:"lastError,omitempty"`
@@ -85,7 +85,7 @@ func LoadRecords(stateDir string) (*Records, error) {
 func (r *Records) Path() string { return r.path }
 
 // Save writes the records atomically (0600). The caller holds the state
-// lock (state.Acquire on the same directory).
+// lock (ledger.Acquire on the same directory).
 func (r *Records) Save() error {
 	data, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
@@ -156,7 +156,7 @@ func (r *Records) Update(src store.Source, commit string, servers canonical.Set,
 	}
 	old := r.Sources[src.Name]
 	rec := &Record{Git: src.Git, Ref: src.Ref, Path: src.Path, Commit: commit, PulledAt: at.UTC()}
-	before := map[string]*state.Entry{}
+	before := map[string]*ledger.Entry{}
 	if old != nil {
 		rec.Approved = old.Approved
 		for _, e := range old.Servers {
@@ -166,7 +166,7 @@ func (r *Records) Update(src store.Source, commit string, servers canonical.Set,
 	var out []PullResult
 	seen := map[string]bool{}
 	for _, srv := range servers.Servers {
-		e := state.NewEntry("", srv, time.Time{})
+		e := ledger.NewEntry("", srv, time.Time{})
 		rec.Servers = append(rec.Servers, e)
 		seen[srv.Name] = true
 		change := Added
@@ -220,7 +220,7 @@ const (
 	PendingChange Approval = "pending-change"
 )
 
-// ServerStatus is one source server's approval state.
+// ServerStatus is one source server's approval ledger.
 type ServerStatus struct {
 	Source    string   `json:"source"`
 	Name      string   `json:"name"`
@@ -275,7 +275,7 @@ func (r *Records) Approve(source, server string, at time.Time) bool {
 	for _, e := range rec.Servers {
 		if e.Server.Name == server {
 			if rec.Approved == nil {
-				rec.Approved = map[string]*state.Entry{}
+				rec.Approved = map[string]*ledger.Entry{}
 			}
 			approved := *e
 			approved.At = at.UTC()

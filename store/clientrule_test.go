@@ -217,7 +217,7 @@ func TestSetClientRuleSave(t *testing.T) {
 		t.Fatal(ds.Err())
 	}
 	s.SetClientRule("cursor", s.Clients["cursor"].Without("github"))
-	if err := s.Save(); err != nil {
+	if err := s.save(); err != nil {
 		t.Fatal(err)
 	}
 	again, ds := Load(path)
@@ -243,7 +243,7 @@ func TestBrokenStoreIsNotEdited(t *testing.T) {
 	if got := string(s.Bytes()); got != src {
 		t.Errorf("a broken store was edited:\n%s", got)
 	}
-	if err := s.Save(); err == nil {
+	if err := s.save(); err == nil {
 		t.Error("Save wrote over a broken store")
 	}
 }

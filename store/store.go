@@ -3,7 +3,6 @@ package store
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -174,30 +173,6 @@ func (s *Store) Original() []byte { return s.src }
 
 // Changed reports whether Bytes differs from the file as loaded.
 func (s *Store) Changed() bool { return !bytes.Equal(s.Bytes(), s.src) }
-
-// Save writes Bytes to Path atomically (0600 for a new file, since a store
-// may reference secrets; an existing file keeps its mode), unless nothing
-// changed. It refuses to write over a store that did not load cleanly.
-func (s *Store) Save() error {
-	if s.broken {
-		return fmt.Errorf("%s: the store has errors; fix them before changing it", s.Path)
-	}
-	data := s.Bytes()
-	if bytes.Equal(data, s.src) && (s.Exists || len(data) == 0) {
-		return nil
-	}
-	if err := safefile.WriteFile(s.Path, s.Root, data, 0o600); err != nil {
-		return fmt.Errorf("%s: cannot write the store: %w", s.Path, err)
-	}
-	fresh, ds := Parse(s.Path, data)
-	if ds.HasErrors() {
-		// Bytes only writes what Parse reads; reaching this is a bug.
-		return fmt.Errorf("%s: the written store does not read back: %w", s.Path, ds.Err())
-	}
-	fresh.Scope, fresh.Exists, fresh.Root = s.Scope, true, s.Root
-	*s = *fresh
-	return nil
-}
 
 // Locate finds the store to use. explicit (--store) wins; it is taken
 // relative to cwd. Otherwise the user store is $XDG_CONFIG_HOME/mcpsync/

@@ -322,14 +322,14 @@ func TestLoadAndSave(t *testing.T) {
 	if len(ds) != 0 || s.Exists || s.Path != path || s.Servers.Len() != 0 {
 		t.Fatalf("missing file: %+v %v", s, ds)
 	}
-	if err := s.Save(); err != nil {
+	if err := s.save(); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Fatal("saving an empty, missing store must not create it")
 	}
 	s.Put(canonical.Server{Name: "a", Command: "x"})
-	if err := s.Save(); err != nil {
+	if err := s.save(); err != nil {
 		t.Fatal(err)
 	}
 	fi, err := os.Stat(path)
@@ -343,7 +343,7 @@ func TestLoadAndSave(t *testing.T) {
 	}
 	s2.Put(canonical.Server{Name: "a", Command: "x"})
 	time.Sleep(10 * time.Millisecond)
-	if err := s2.Save(); err != nil {
+	if err := s2.save(); err != nil {
 		t.Fatal(err)
 	}
 	if fi, _ := os.Stat(path); !fi.ModTime().Equal(before) {
@@ -355,7 +355,7 @@ func TestLoadAndSave(t *testing.T) {
 		t.Fatalf("malformed store: %v", ds)
 	}
 	bad.Put(canonical.Server{Name: "b", Command: "y"})
-	if err := bad.Save(); err == nil {
+	if err := bad.save(); err == nil {
 		t.Error("a store with errors must not be written")
 	}
 	if data, _ := os.ReadFile(path); string(data) != "server \"a\" {\n" {

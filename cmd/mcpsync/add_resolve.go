@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/engine"
 	"github.com/mcpsync/mcpsync/probe"
 	"github.com/mcpsync/mcpsync/resolve"
 	"github.com/mcpsync/mcpsync/store"
@@ -96,7 +97,7 @@ type resolveReport struct {
 func (a *App) addResolved(ctx context.Context, cmd *cli.Command, input string) error {
 	in, err := resolve.ParseInput(input)
 	if err != nil {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	values, err := parseInputs(cmd.StringSlice("input"))
 	if err != nil {
@@ -115,7 +116,7 @@ func (a *App) addResolved(ctx context.Context, cmd *cli.Command, input string) e
 		Inputs: values, UserAgent: "mcpsync/" + version,
 	}
 	for _, r := range a.userResolvers(st) {
-		opts.Plugins = append(opts.Plugins, resolve.Plugin{Name: r.Name, Command: r.Command, Timeout: r.Timeout, Dir: a.projectRoot()})
+		opts.Plugins = append(opts.Plugins, resolve.Plugin{Name: r.Name, Command: r.Command, Timeout: r.Timeout, Dir: a.engine().ProjectRoot()})
 	}
 	explain := cmd.Bool("explain")
 	res, err := resolve.Resolve(ctx, in, opts)
@@ -161,9 +162,9 @@ func (a *App) addResolved(ctx context.Context, cmd *cli.Command, input string) e
 	}
 
 	// A name taken by another server is refused before the probe runs.
-	if old, ok := st.Servers.Get(res.Server.Name); ok && !cmd.Bool("force") && !sameServer(old, res.Server) {
+	if old, ok := st.Servers.Get(res.Server.Name); ok && !cmd.Bool("force") && !engine.SameServer(old, res.Server) {
 		msg := fmt.Sprintf("server %q is already in %s with a different definition; add --force to replace it, "+
-			"or --name NAME to add this one under another name", res.Server.Name, a.storeDisplay(st.Path))
+			"or --name NAME to add this one under another name", res.Server.Name, a.engine().StoreDisplay(st.Path))
 		return a.resolveAborted(resolveReport{Result: res}, msg)
 	}
 
@@ -270,7 +271,7 @@ func (a *App) resolveFailed(in resolve.Input, err error, explain bool) error {
 	}
 	var pick *resolve.PickError
 	if errors.As(err, &pick) {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	msg := err.Error()
 	if nf != nil && explain && !a.JSON {
@@ -311,7 +312,7 @@ func (a *App) probeResolved(ctx context.Context, cmd *cli.Command, res *resolve.
 	}
 	opts := probe.Options{
 		InheritEnv: cmd.Bool("inherit-env"),
-		Timeout:    timeout, ProjectDir: a.projectRoot(), Home: a.Dirs.Home, ClientVersion: version,
+		Timeout:    timeout, ProjectDir: a.engine().ProjectRoot(), Home: a.Dirs.Home, ClientVersion: version,
 		Getenv: func(k string) (string, bool) {
 			if v, ok := secrets[k]; ok {
 				return v, true

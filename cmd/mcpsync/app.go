@@ -11,8 +11,10 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/mcpsync/mcpsync/engine"
 	"github.com/mcpsync/mcpsync/internal/suggest"
 	"github.com/mcpsync/mcpsync/internal/xdg"
+	"github.com/mcpsync/mcpsync/ledger"
 	"github.com/urfave/cli/v3"
 )
 
@@ -61,11 +63,37 @@ type App struct {
 	// jsonPrinted says the command printed its --json output: an error
 	// after it is not printed as JSON again.
 	jsonPrinted bool
+
+	// Hooks are the engine's test seams (see engine.Hooks).
+	Hooks engine.Hooks
+	// eng is the engine the commands call, made once the global flags
+	// are parsed (see engine()).
+	eng *engine.Engine
+	// pluginsReported: the client plugins' problems were printed.
+	pluginsReported bool
+}
+
+// engine returns the engine of this run: App without the streams.
+func (a *App) engine() *engine.Engine {
+	if a.eng == nil {
+		a.eng = engine.New(engine.Env{
+			Dirs: a.Dirs, Cwd: a.Cwd, ProjectDir: a.ProjectDir, GOOS: a.GOOS,
+			Getenv: a.Getenv, LookupEnv: a.LookupEnv, StorePath: a.StorePath,
+			CommandLine: a.commandLine, Hooks: a.Hooks,
+		})
+		a.eng.OnLockWait = func(h ledger.Holder) {
+			fmt.Fprintf(a.Stderr, "waiting for %s to finish (up to %s)…\n", h, a.eng.LockWaitFor())
+		}
+	}
+	return a.eng
 }
 
 // Main runs mcpsync with the process's streams and environment and returns
 // the exit code.
-func Main(args []string) int {
+func Main(args []string) int { return mainWith(args, engine.Hooks{}) }
+
+// mainWith is Main with the engine's test seams set.
+func mainWith(args []string, hooks engine.Hooks) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	// The first Ctrl-C (or SIGTERM) cancels the command, which stops what it
@@ -87,17 +115,17 @@ func Main(args []string) int {
 		Getenv: os.Getenv, LookupEnv: os.LookupEnv,
 		Dirs: xdg.Resolve(os.Getenv), Cwd: cwd, GOOS: runtime.GOOS,
 		stdoutTTY: isTerminal(os.Stdout), stderrTTY: isTerminal(os.Stderr),
+		Hooks: hooks,
 	}
 	return a.Run(ctx, args)
 }
 
-// usageError is a mistake on the command line; it exits 2.
-type usageError struct{ err error }
+// usageError is a mistake on the command line; it exits 2. It is the
+// engine's own type, so that a request the engine finds impossible as
+// asked exits 2 too.
+type usageError = engine.UsageError
 
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
-
-func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+func usagef(format string, args ...any) error { return engine.Usagef(format, args...) }
 
 // exitCodeError ends the run with a chosen code after the command has
 // already said what it needed to (for example --exit-code with changes pending).
@@ -201,7 +229,13 @@ func (a *App) exitCodeText(err error) int {
 	var ue usageError
 	var ec exitCodeError
 	var re reportedError
+	var pe *engine.ProblemsError
 	switch {
+	case errors.As(err, &pe):
+		// Problems in files: each at file:line:col, then what happened.
+		a.printDiagnostics(pe.Diags)
+		fmt.Fprintln(a.Stderr, "mcpsync: "+pe.Error())
+		return exitError
 	case errors.As(err, &ec):
 		if ec.msg != "" {
 			fmt.Fprintln(a.Stderr, "mcpsync: "+ec.msg)
@@ -314,7 +348,7 @@ func unknownCommand(cmd *cli.Command, name string) error {
 	if best := suggest.Closest(name, names, 3); best != "" {
 		return usagef("%s (did you mean %q?)", what, best)
 	}
-	return usageError{errors.New(what)}
+	return usageError{Err: errors.New(what)}
 }
 
 // commands lists every subcommand, one file each (cmd_<name>.go).
@@ -348,7 +382,7 @@ func (a *App) commands() []*cli.Command {
 // at every level of the command tree.
 func setUsageErrors(cmd *cli.Command) {
 	cmd.OnUsageError = func(ctx context.Context, c *cli.Command, err error, isSub bool) error {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	if len(cmd.Commands) > 0 && cmd.Action == nil {
 		// A group such as 'source': its help when called alone, a usage

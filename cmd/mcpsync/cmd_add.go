@@ -10,8 +10,9 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/mcpsync/mcpsync/engine"
+
 	"github.com/mcpsync/mcpsync/canonical"
-	"github.com/mcpsync/mcpsync/emitters"
 	"github.com/mcpsync/mcpsync/emitters/unidiff"
 	"github.com/mcpsync/mcpsync/internal/safefile"
 	"github.com/mcpsync/mcpsync/internal/secrets"
@@ -181,115 +182,56 @@ func looksResolvable(s string) bool {
 	return githubURL.MatchString(s) || ownerRepo.MatchString(s) || packageInput.MatchString(s) || resolvableInput(s)
 }
 
-// addOutcome is what add did to one server, for --json.
-type addOutcome struct {
-	Name   string `json:"name"`
-	Action string `json:"action"` // added, replaced, unchanged
-}
-
-// storeServers puts servers into the store of scope with add's rules: a
-// server whose name is taken is refused unless force (and then nothing at
-// all is written), an identical one is left alone, and dryRun prints the
-// change as a diff instead of writing it. The resolver reuses it.
+// storeServers puts servers into the store of scope (engine.Add) and,
+// with to, into those clients' files; dryRun prints the change as a diff
+// instead of writing it. The resolver adds through it too.
 func (a *App) storeServers(scope canonical.Scope, servers []canonical.Server, force, dryRun bool, to []string) error {
-	st, release, err := a.openStoreLocked(scope, dryRun)
+	if len(to) > 0 {
+		a.registry()
+	}
+	run, err := a.engine().Add(engine.AddOptions{Scope: scope, Servers: servers, Force: force, DryRun: dryRun, To: to})
 	if err != nil {
 		return err
 	}
-	defer release()
-	a.warnLiteralSecrets(servers)
-	a.warnNotNFC(servers)
-	where := a.storeDisplay(st.Path)
-	var outcomes []addOutcome
-	var taken []string
-	for _, srv := range servers {
-		srv = srv.Clone()
-		srv.Origin = canonical.Pos{}
-		old, exists := st.Servers.Get(srv.Name)
-		switch {
-		case !exists:
-			outcomes = append(outcomes, addOutcome{srv.Name, "added"})
-		case sameServer(old, srv):
-			outcomes = append(outcomes, addOutcome{srv.Name, "unchanged"})
-			continue
-		case !force:
-			taken = append(taken, srv.Name)
-			continue
-		default:
-			outcomes = append(outcomes, addOutcome{srv.Name, "replaced"})
-		}
-		st.Put(srv)
-	}
-	if len(taken) > 0 {
-		return fmt.Errorf("%s already in %s with a different definition; nothing was added.\n"+
-			"Use --force to replace %s, or remove %s first (mcpsync remove %s)",
-			describeNames("server", taken), where, them(taken), them(taken), strings.Join(taken, " "))
-	}
-	// With --to, the clients' files are planned now, with the store as it
-	// is about to be saved: a client file that cannot take the servers
-	// means nothing is written, the store included.
-	var run *exportRun
-	if len(to) > 0 {
-		if run, err = a.planAddExport(st, servers, to); err != nil {
-			return err
-		}
-		if err := a.reportPlanProblems(run.plan); err != nil {
+	defer run.Close()
+	a.report(run.Diags, run.Notes)
+	st := run.Store
+	if run.Export != nil {
+		if err := a.reportPlanProblems(run.Export.Plan); err != nil {
 			return err
 		}
 	}
 	if dryRun {
-		return a.printAddDryRun(st, outcomes, run)
+		return a.printAddDryRun(run)
 	}
-	if err := a.saveStore(st); err != nil {
+	res, err := run.Apply()
+	if err != nil {
 		return err
 	}
-	var res *emitters.Result
-	if run != nil {
-		if res, err = emitters.Apply(run.plan, a.applyOptions(run.state)); err != nil {
-			fmt.Fprintf(a.Stderr, "mcpsync: %s is saved; writing the clients' files failed, so run 'mcpsync export %s --to %s' again\n",
-				a.storeDisplay(st.Path), strings.Join(serverNames(servers), " "), strings.Join(to, ","))
-			return applyError(err)
-		}
-	}
 	if a.JSON {
-		out := map[string]any{"store": st.Path, "scope": st.Scope, "servers": outcomes}
-		if run != nil {
-			export := a.planJSON(run, false, false, false)
+		out := map[string]any{"store": st.Path, "scope": st.Scope, "servers": run.Outcomes}
+		if run.Export != nil {
+			export := a.planJSON(run.Export, false, false, false)
 			export.Result = res
 			out["export"] = export
 		}
 		return a.printJSON(out)
 	}
-	a.printAddOutcomes(st, outcomes)
-	if run != nil {
-		a.printFileLines(run.plan, false)
-		a.printSkipped(run.skipped, false)
+	a.printAddOutcomes(st, run.Outcomes)
+	if run.Export != nil {
+		a.printFileLines(run.Export.Plan, false)
+		a.printSkipped(run.Export.Skipped, false)
 		if res.BackedUp > 0 {
-			fmt.Fprintf(a.Stderr, "backup of the old files: %s\n", a.displayPath(res.BackupDir))
+			fmt.Fprintf(a.Stderr, "backup of the old files: %s\n", a.engine().Display(res.BackupDir))
 		}
-		a.printRestartNote(run.plan)
+		a.printRestartNote(run.Export.Plan)
 	}
 	return nil
 }
 
-// planAddExport plans writing the added servers into the clients of --to:
-// the user files for the user store, the project's files for its store.
-func (a *App) planAddExport(st *store.Store, servers []canonical.Server, to []string) (*exportRun, error) {
-	adapters, fromAll, err := selectClients(a.registry(), to)
-	if err != nil {
-		return nil, err
-	}
-	run := &exportRun{}
-	o := planExportOptions{to: to, scope: st.Scope, goos: a.GOOS, servers: serverNames(servers)}
-	if err := a.planExportStore(run, o, st, adapters, fromAll); err != nil {
-		return nil, err
-	}
-	return run, nil
-}
-
 // printAddOutcomes says what add did to each server in the store.
-func (a *App) printAddOutcomes(st *store.Store, outcomes []addOutcome) {
-	where := a.storeDisplay(st.Path)
+func (a *App) printAddOutcomes(st *store.Store, outcomes []engine.AddOutcome) {
+	where := a.engine().StoreDisplay(st.Path)
 	for _, o := range outcomes {
 		switch o.Action {
 		case "unchanged":
@@ -304,53 +246,23 @@ func (a *App) printAddOutcomes(st *store.Store, outcomes []addOutcome) {
 
 // printAddDryRun prints the change to the store and, with --to, to the
 // clients' files, as one diff.
-func (a *App) printAddDryRun(st *store.Store, outcomes []addOutcome, run *exportRun) error {
-	name := strings.TrimPrefix(filepath.ToSlash(a.storeDisplay(st.Path)), "/")
+func (a *App) printAddDryRun(run *engine.AddRun) error {
+	st := run.Store
+	name := strings.TrimPrefix(filepath.ToSlash(a.engine().StoreDisplay(st.Path)), "/")
 	diff := unidiff.Diff(unidiff.File{Name: name, Data: st.Original(), Absent: !st.Exists},
 		unidiff.File{Name: name, Data: st.Bytes(), Mode: 0o600}, unidiff.Options{Mask: secrets.ScrubberFor(st.Servers).Line})
 	if a.JSON {
-		out := map[string]any{"store": st.Path, "scope": st.Scope, "servers": outcomes, "dryRun": true, "diff": diff}
-		if run != nil {
-			out["export"] = a.planJSON(run, true, true, false)
+		out := map[string]any{"store": st.Path, "scope": st.Scope, "servers": run.Outcomes, "dryRun": true, "diff": diff}
+		if run.Export != nil {
+			out["export"] = a.planJSON(run.Export, true, true, false)
 		}
 		return a.printJSON(out)
 	}
 	a.printExact(diff)
-	if run != nil {
-		a.printExact(a.diffText(run.plan, false))
-		a.printSkipped(run.skipped, true)
+	if run.Export != nil {
+		a.printExact(a.diffText(run.Export.Plan, false))
+		a.printSkipped(run.Export.Skipped, true)
 	}
 	fmt.Fprintln(a.Stderr, "dry run: nothing was written")
 	return nil
-}
-
-// sameServer compares two servers in everything the store keeps, every
-// client's extra keys included.
-func sameServer(a, b canonical.Server) bool {
-	var clients []string
-	for c := range a.Extra {
-		clients = append(clients, c)
-	}
-	for c := range b.Extra {
-		clients = append(clients, c)
-	}
-	return canonical.Equal(a, b, clients...)
-}
-
-func describeNames(noun string, names []string) string {
-	quoted := make([]string, len(names))
-	for i, n := range names {
-		quoted[i] = fmt.Sprintf("%q", n)
-	}
-	if len(names) == 1 {
-		return noun + " " + quoted[0] + " is"
-	}
-	return noun + "s " + strings.Join(quoted, ", ") + " are"
-}
-
-func them(names []string) string {
-	if len(names) == 1 {
-		return "it"
-	}
-	return "them"
 }

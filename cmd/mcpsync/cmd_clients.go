@@ -76,7 +76,7 @@ func (a *App) clientsCommand() *cli.Command {
 			if id := cmd.String("spec"); id != "" {
 				ad, err := reg.Lookup(id)
 				if err != nil {
-					return usageError{err}
+					return usageError{Err: err}
 				}
 				src, ok := builtinSpec(ad.ID())
 				if !ok {
@@ -88,7 +88,7 @@ func (a *App) clientsCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			list := a.describeClients(reg, a.formatsEnvStore(goos, home, nil))
+			list := a.describeClients(reg, a.engine().FormatsEnv(goos, home, nil))
 			if a.JSON {
 				return a.printJSON(list)
 			}
@@ -133,17 +133,17 @@ func (a *App) printClients(list []clientJSON) {
 	for _, c := range list {
 		name := c.Name
 		if !c.Origin.Builtin {
-			name += " (plugin " + a.displayPath(c.Origin.File) + ")"
+			name += " (plugin " + a.engine().Display(c.Origin.File) + ")"
 		}
 		for i, l := range c.Locations {
 			id, shown := c.ID, name
 			if i > 0 {
 				id, shown = "", ""
 			}
-			file := a.displayPath(l.Path)
+			file := a.engine().Display(l.Path)
 			if l.Project != "" && l.Scope == canonical.ScopeLocal {
-				project := a.displayPath(l.Project)
-				if l.Project == a.projectRoot() {
+				project := a.engine().Display(l.Project)
+				if l.Project == a.engine().ProjectRoot() {
 					project = "this project"
 				}
 				file += " [" + project + "]"

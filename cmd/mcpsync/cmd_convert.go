@@ -62,18 +62,18 @@ func (a *App) convertCommand() *cli.Command {
 			reg := a.registry()
 			from, err := reg.Lookup(cmd.String("from"))
 			if err != nil {
-				return usageError{err}
+				return usageError{Err: err}
 			}
 			to, err := reg.Lookup(cmd.String("to"))
 			if err != nil {
-				return usageError{err}
+				return usageError{Err: err}
 			}
 			data, name, err := a.readInput(cmd.Args().First())
 			if err != nil {
 				return err
 			}
-			env := a.formatsEnv(goos)
-			inLoc := shapeLocation(from, env, scope)
+			env := a.engine().FormatsEnv(goos, "", nil)
+			inLoc := formats.ShapeLocation(from, env, scope)
 			inLoc.Path = name
 			set, ds := from.Decode(inLoc, data)
 			ds = ds.WithFile(name)
@@ -81,7 +81,7 @@ func (a *App) convertCommand() *cli.Command {
 				a.printDiagnostics(ds)
 				return reportedError{ds.Err()}
 			}
-			outLoc := shapeLocation(to, env, scope)
+			outLoc := formats.ShapeLocation(to, env, scope)
 			outLoc.Path = "<stdout>"
 			out, eds := to.Encode(outLoc, nil, set, formats.EncodeOptions{
 				OS: goos, BridgeRemote: cmd.Bool("bridge-remote"), PromptInputs: cmd.Bool("prompt-inputs")})
@@ -93,7 +93,7 @@ func (a *App) convertCommand() *cli.Command {
 			}
 			a.showSecrets = true // stdout is the converted file itself: data, not a report
 			if a.JSON {
-				return a.printJSON(convertJSON{Client: to.ID(), Path: shapeLocation(to, env, scope).Path, Format: outLoc.Format,
+				return a.printJSON(convertJSON{Client: to.ID(), Path: formats.ShapeLocation(to, env, scope).Path, Format: outLoc.Format,
 					Content: string(out), Warnings: all.Warnings()})
 			}
 			// The bytes are the client's own (several clients write no final
@@ -116,24 +116,4 @@ type convertJSON struct {
 	Format   formats.Format        `json:"format"`
 	Content  string                `json:"content"`
 	Warnings canonical.Diagnostics `json:"warnings,omitempty"`
-}
-
-// shapeLocation picks the location whose shape a conversion uses: the
-// client's first location of the scope, else its first writable one.
-func shapeLocation(ad formats.Adapter, env formats.Env, scope canonical.Scope) formats.Location {
-	locs := formats.Locate(ad, env)
-	for _, l := range locs {
-		if l.Scope == scope && (scope != canonical.ScopeLocal || l.Project == env.ProjectDir) {
-			return l
-		}
-	}
-	for _, l := range locs {
-		if !l.ReadOnly {
-			return l
-		}
-	}
-	if len(locs) > 0 {
-		return locs[0]
-	}
-	return formats.Location{Client: ad.ID(), Scope: scope}
 }

@@ -37,28 +37,26 @@ func (a *App) diffCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			if o.servers = cmd.Args().Slice(); len(o.servers) > 0 && o.prune {
-				return usagef("--prune removes what the store no longer has; it takes no server names (got %q)", o.servers[0])
-			}
-			run, err := a.planExport(o, false)
+			o.DryRun = true
+			run, err := a.planRun(o)
 			if err != nil {
 				return err
 			}
-			defer run.close()
+			defer run.Close()
 			showSecrets := cmd.Bool("show-secrets")
-			pending := len(run.plan.Changes()) > 0
+			pending := len(run.Plan.Changes()) > 0
 			if a.JSON {
 				a.printJSON(a.planJSON(run, true, true, showSecrets))
 			} else {
 				// Every file that plans cleanly shows its diff, whatever
 				// another file's problem.
-				a.printExact(a.diffText(run.plan, showSecrets))
+				a.printExact(a.diffText(run.Plan, showSecrets))
 			}
-			if err := a.reportPlanProblems(run.plan); err != nil {
+			if err := a.reportPlanProblems(run.Plan); err != nil {
 				return err
 			}
 			if !pending && !a.JSON {
-				fmt.Fprintf(a.Stderr, "no changes: %d file(s) already hold the store's servers\n", len(run.plan.Files))
+				fmt.Fprintf(a.Stderr, "no changes: %d file(s) already hold the store's servers\n", len(run.Plan.Files))
 			}
 			if pending && cmd.Bool("exit-code") {
 				return exitCodeError{code: exitPending}

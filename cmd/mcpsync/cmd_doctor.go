@@ -76,7 +76,7 @@ func (a *App) runDoctor(clients, scopes []string, fix bool) error {
 	for _, c := range clients {
 		ad, err := reg.Lookup(c)
 		if err != nil {
-			return usageError{err}
+			return usageError{Err: err}
 		}
 		ids = append(ids, ad.ID())
 	}
@@ -92,7 +92,7 @@ func (a *App) runDoctor(clients, scopes []string, fix bool) error {
 	teamSet, teamSource := a.teamServers()
 	opts := doctor.Options{
 		Registry:   reg,
-		Env:        a.formatsEnv(a.GOOS),
+		Env:        a.engine().FormatsEnv(a.GOOS, "", nil),
 		LookupEnv:  a.LookupEnv,
 		Stores:     a.doctorStores(),
 		StateDir:   a.Dirs.State,
@@ -104,7 +104,7 @@ func (a *App) runDoctor(clients, scopes []string, fix bool) error {
 	rep := doctor.Run(opts)
 	var fixed []doctorFix
 	if fix {
-		lock, err := a.acquireLock()
+		lock, err := a.engine().Lock()
 		if err != nil {
 			return err
 		}
@@ -115,7 +115,7 @@ func (a *App) runDoctor(clients, scopes []string, fix bool) error {
 		}
 		if !a.JSON {
 			for _, f := range fixed {
-				fmt.Fprintf(a.Stdout, "%s  %s: %s\n", a.paint(false, styleGreen, "fixed"), a.displayPath(f.Path), f.Action)
+				fmt.Fprintf(a.Stdout, "%s  %s: %s\n", a.paint(false, styleGreen, "fixed"), a.engine().Display(f.Path), f.Action)
 			}
 		}
 		if err != nil {
@@ -215,7 +215,7 @@ func fixFindings(findings []doctor.Finding) ([]doctorFix, error) {
 // doctorStores are the stores that exist: --store, or the user store and
 // the project's.
 func (a *App) doctorStores() []doctor.StoreFile {
-	root := a.projectRoot()
+	root := a.engine().ProjectRoot()
 	if !filepath.IsAbs(root) {
 		root = filepath.Join(a.Cwd, root)
 	}
@@ -240,7 +240,7 @@ func (a *App) printFinding(f doctor.Finding) {
 	style := map[doctor.Severity]string{doctor.SevError: styleRed + styleBold, doctor.SevWarning: styleYellow, doctor.SevInfo: styleCyan}[f.Severity]
 	var b strings.Builder
 	if f.File != "" {
-		p := canonical.Pos{File: a.displayPath(f.File), Line: f.Line, Column: f.Column}
+		p := canonical.Pos{File: a.engine().Display(f.File), Line: f.Line, Column: f.Column}
 		b.WriteString(p.String() + ": ")
 	}
 	b.WriteString(a.paint(false, style, sev) + " ")
@@ -272,7 +272,7 @@ func (a *App) teamServers() (canonical.Set, map[string]string) {
 	if explicit != "" && !filepath.IsAbs(explicit) {
 		explicit = filepath.Join(a.Cwd, explicit)
 	}
-	path, sc := store.Locate(a.projectRoot(), a.Dirs, explicit, canonical.ScopeUser)
+	path, sc := store.Locate(a.engine().ProjectRoot(), a.Dirs, explicit, canonical.ScopeUser)
 	st, ds := store.Load(path)
 	if ds.HasErrors() || len(st.Sources) == 0 {
 		return canonical.Set{}, nil

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/mcpsync/mcpsync/canonical"
-	"github.com/mcpsync/mcpsync/desired"
 	"github.com/mcpsync/mcpsync/emitters/unidiff"
+	"github.com/mcpsync/mcpsync/engine"
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/internal/secrets"
 	"github.com/mcpsync/mcpsync/store"
@@ -94,168 +94,33 @@ func (a *App) switchCommand(on bool) *cli.Command {
 	}
 }
 
-// switchChange is what enable or disable did to one server, for one client
-// or (Client "") for every client.
-type switchChange struct {
-	Server string `json:"server"`
-	Client string `json:"client,omitempty"`
-	// Action is "enabled", "disabled" or "unchanged".
-	Action string `json:"action"`
-	// Source names the team source the server comes from.
-	Source string `json:"source,omitempty"`
-}
-
 func (a *App) runSwitch(on bool, scope canonical.Scope, names []string, clientSet bool, clientIDs []string, dryRun bool) error {
-	verb := map[bool]string{true: "enable", false: "disable"}[on]
-	if len(names) == 0 {
-		return usagef("name the servers to %s, for example: mcpsync %s github --client cursor", verb, verb)
-	}
-	var unique []string
-	for _, n := range names {
-		if !slices.Contains(unique, n) {
-			unique = append(unique, n)
-		}
-	}
-	names = unique
-	var clients []formats.Adapter
 	if clientSet {
-		var err error
-		if clients, err = a.switchClients(verb, clientIDs); err != nil {
-			return err
-		}
+		a.registry()
 	}
-	st, release, err := a.openStoreLocked(scope, dryRun)
+	run, err := a.engine().Switch(engine.SwitchOptions{On: on, Scope: scope, Names: names, Clients: clientIDs, ClientSet: clientSet, DryRun: dryRun})
 	if err != nil {
 		return err
 	}
-	defer release()
-	sourceOf, err := a.checkSwitchNames(st, verb, names, clients)
-	if err != nil {
-		return err
-	}
-
-	var changes []switchChange
-	if len(clients) == 0 {
-		for _, n := range names {
-			srv, _ := st.Servers.Get(n)
-			c := switchChange{Server: n, Action: "unchanged"}
-			if srv.Disabled == on {
-				srv.Disabled = !on
-				st.Put(srv)
-				c.Action = verb + "d"
-			}
-			changes = append(changes, c)
-		}
-	}
-	for _, ad := range clients {
-		for _, n := range names {
-			c := switchChange{Server: n, Client: ad.ID(), Action: "unchanged", Source: sourceOf[n]}
-			if st.Allows(ad.ID(), n) != on {
-				rule := st.Clients[ad.ID()]
-				if on {
-					rule = rule.With(n)
-				} else {
-					rule = rule.Without(n)
-				}
-				st.SetClientRule(ad.ID(), rule)
-				c.Action = verb + "d"
-			}
-			changes = append(changes, c)
-		}
-	}
-
+	defer run.Close()
+	a.report(run.Diags, run.Notes)
+	st := run.Store
 	changed := st.Changed()
 	if dryRun {
-		return a.printSwitchDryRun(st, changed, changes)
+		return a.printSwitchDryRun(st, changed, run.Changes)
 	}
-	if err := a.saveStore(st); err != nil {
+	if err := run.Apply(); err != nil {
 		return err
 	}
 	if a.JSON {
-		return a.printJSON(map[string]any{"store": st.Path, "scope": st.Scope, "changed": changed, "changes": changes})
+		return a.printJSON(map[string]any{"store": st.Path, "scope": st.Scope, "changed": changed, "changes": run.Changes})
 	}
-	a.printSwitch(st, on, clients, changes)
+	a.printSwitch(st, on, run.Clients, run.Changes)
 	return nil
 }
 
-// switchClients looks up --client: client ids as 'mcpsync clients' lists
-// them (or their aliases), each once; a typo is a usage error with the
-// nearest id.
-func (a *App) switchClients(verb string, ids []string) ([]formats.Adapter, error) {
-	if len(ids) == 0 {
-		return nil, usagef("--client needs a client, for example --client cursor (see 'mcpsync clients')")
-	}
-	reg := a.registry()
-	var out []formats.Adapter
-	for _, id := range ids {
-		if id == "all" {
-			return nil, usagef("--client all: leave --client out to %s the server for every client (its own switch), or name the clients", verb)
-		}
-		ad, err := reg.Lookup(id)
-		if err != nil {
-			return nil, usageError{fmt.Errorf("--client: %w", err)}
-		}
-		if !slices.ContainsFunc(out, func(o formats.Adapter) bool { return o.ID() == ad.ID() }) {
-			out = append(out, ad)
-		}
-	}
-	return out, nil
-}
-
-// checkSwitchNames makes sure every name is a server of the store, or,
-// with --client, of one of its team sources; it returns the source of
-// each team server. Nothing is changed when one is not.
-func (a *App) checkSwitchNames(st *store.Store, verb string, names []string, clients []formats.Adapter) (map[string]string, error) {
-	var missing []string
-	for _, n := range names {
-		if _, ok := st.Servers.Get(n); !ok {
-			missing = append(missing, n)
-		}
-	}
-	sourceOf := map[string]string{}
-	if len(missing) == 0 {
-		return sourceOf, nil
-	}
-	team, err := desired.Load(st, a.Dirs.State)
-	if err != nil {
-		return nil, err
-	}
-	where := a.storeDisplay(st.Path)
-	var problems []string
-	for _, n := range missing {
-		src, _ := team.SourceOf(n)
-		switch {
-		case src != "" && len(clients) > 0:
-			sourceOf[n] = src
-		case src != "":
-			how := "Keep it from a client with"
-			if verb == "enable" {
-				how = "Let a client have it with"
-			}
-			problems = append(problems, fmt.Sprintf("%s comes from team source %s, not the store: only the source can switch it off or on for every client.\n"+
-				"  %s: mcpsync %s %s --client CLIENT", n, src, how, verb, n))
-		default:
-			msg := fmt.Sprintf("server %q is not in %s", n, where)
-			candidates := st.Servers.Names()
-			for _, srv := range team.Set.Servers {
-				if team.FromSource[srv.Name] != "" {
-					candidates = append(candidates, srv.Name)
-				}
-			}
-			if s := store.Suggest(n, candidates); s != "" {
-				msg += fmt.Sprintf(" (did you mean %q?)", s)
-			}
-			problems = append(problems, msg)
-		}
-	}
-	if len(problems) == 0 {
-		return sourceOf, nil
-	}
-	return nil, fmt.Errorf("%s\nNothing was changed; list the servers with: mcpsync list", strings.Join(problems, "\n"))
-}
-
-func (a *App) printSwitchDryRun(st *store.Store, changed bool, changes []switchChange) error {
-	name := strings.TrimPrefix(filepath.ToSlash(a.storeDisplay(st.Path)), "/")
+func (a *App) printSwitchDryRun(st *store.Store, changed bool, changes []engine.SwitchChange) error {
+	name := strings.TrimPrefix(filepath.ToSlash(a.engine().StoreDisplay(st.Path)), "/")
 	diff := unidiff.Diff(unidiff.File{Name: name, Data: st.Original(), Absent: !st.Exists},
 		unidiff.File{Name: name, Data: st.Bytes(), Mode: 0o600}, unidiff.Options{Mask: secrets.ScrubberFor(st.Servers).Line})
 	if a.JSON {
@@ -268,8 +133,8 @@ func (a *App) printSwitchDryRun(st *store.Store, changed bool, changes []switchC
 
 // printSwitch says what changed, what was already so, and what to run to
 // carry the change into the clients' files.
-func (a *App) printSwitch(st *store.Store, on bool, clients []formats.Adapter, changes []switchChange) {
-	where := a.storeDisplay(st.Path)
+func (a *App) printSwitch(st *store.Store, on bool, clients []formats.Adapter, changes []engine.SwitchChange) {
+	where := a.engine().StoreDisplay(st.Path)
 	verb := map[bool]string{true: "enabled", false: "disabled"}[on]
 	scopeFlag := ""
 	if st.Scope == canonical.ScopeProject {
@@ -330,15 +195,15 @@ func (a *App) printSwitch(st *store.Store, on bool, clients []formats.Adapter, c
 		}
 		if len(off) > 0 {
 			fmt.Fprintf(a.Stderr, "note: %s disabled for every client; 'mcpsync enable %s%s' switches %s on\n",
-				describeNames("server", off), strings.Join(off, " "), scopeFlag, them(off))
+				engine.DescribeNames("server", off), strings.Join(off, " "), scopeFlag, engine.Them(off))
 		}
 	}
-	it := them(append(changedServers, touchedServers...))
+	it := engine.Them(append(changedServers, touchedServers...))
 	if len(changedServers) > 0 {
 		fmt.Fprintf(a.Stderr, "next: run 'mcpsync export --to all%s' (or 'mcpsync sync%s') to write that into your clients' files\n", scopeFlag, scopeFlag)
 		if !on {
 			fmt.Fprintf(a.Stderr, "note: a client that cannot mark a server disabled (export names it) keeps its entry on; "+
-				"'mcpsync disable %s --client CLIENT%s' takes %s away from that client\n", strings.Join(changedServers, " "), scopeFlag, them(changedServers))
+				"'mcpsync disable %s --client CLIENT%s' takes %s away from that client\n", strings.Join(changedServers, " "), scopeFlag, engine.Them(changedServers))
 		}
 	}
 	if len(touched) == 0 {

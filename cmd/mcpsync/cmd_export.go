@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcpsync/mcpsync/engine"
+
 	"github.com/mcpsync/mcpsync/emitters"
 	"github.com/urfave/cli/v3"
 )
@@ -55,15 +57,8 @@ func (a *App) exportCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			if o.servers = cmd.Args().Slice(); len(o.servers) > 0 && o.prune {
-				return usagef("--prune removes what the store no longer has; it takes no server names (got %q)", o.servers[0])
-			}
-			if o.goos != a.GOOS && o.home == "" && !cmd.Bool("dry-run") {
-				// A dry run shows that machine's files as new ones; a write
-				// needs to know where they are.
-				return foreignWithoutHome(o.goos)
-			}
-			return a.runExport(o, cmd.Bool("dry-run"), cmd.Bool("show-secrets"))
+			o.DryRun = cmd.Bool("dry-run")
+			return a.runExport(o, cmd.Bool("show-secrets"))
 		},
 	}
 }
@@ -73,7 +68,7 @@ type planJSON struct {
 	DryRun   bool             `json:"dryRun"`
 	Changed  bool             `json:"changed"`
 	Files    []fileJSON       `json:"files"`
-	Skipped  []skipNote       `json:"skipped,omitempty"`
+	Skipped  []engine.Skip    `json:"skipped,omitempty"`
 	Pending  []string         `json:"pending,omitempty"` // team-source servers left out until approved
 	Warnings any              `json:"warnings,omitempty"`
 	Errors   any              `json:"errors,omitempty"`
@@ -86,16 +81,11 @@ type fileJSON struct {
 	Diff    string `json:"diff,omitempty"`
 }
 
-func (a *App) planJSON(run *exportRun, dryRun, withDiff, showSecrets bool) planJSON {
-	out := planJSON{DryRun: dryRun, Skipped: run.skipped}
-	if run.desired != nil {
-		for _, p := range run.desired.Pending {
-			out.Pending = append(out.Pending, p.Qualified)
-		}
-	}
-	opts := a.diffOptions(run.plan, showSecrets)
-	for _, fc := range run.plan.Files {
-		f := fileJSON{FileChange: fc, Display: a.displayPath(fc.Path)}
+func (a *App) planJSON(run *engine.ExportRun, dryRun, withDiff, showSecrets bool) planJSON {
+	out := planJSON{DryRun: dryRun, Skipped: run.Skipped, Pending: run.Pending()}
+	opts := a.diffOptions(run.Plan, showSecrets)
+	for _, fc := range run.Plan.Files {
+		f := fileJSON{FileChange: fc, Display: a.engine().Display(fc.Path)}
 		if withDiff {
 			f.Diff = fc.Diff(opts)
 		}
@@ -104,36 +94,46 @@ func (a *App) planJSON(run *exportRun, dryRun, withDiff, showSecrets bool) planJ
 		}
 		out.Files = append(out.Files, f)
 	}
-	if w := run.plan.Diags.Warnings(); len(w) > 0 {
+	if w := run.Plan.Diags.Warnings(); len(w) > 0 {
 		out.Warnings = w
 	}
-	if e := run.plan.Diags.Errors(); len(e) > 0 {
+	if e := run.Plan.Diags.Errors(); len(e) > 0 {
 		out.Errors = e
 	}
 	return out
 }
 
-func (a *App) runExport(o planExportOptions, dryRun, showSecrets bool) error {
-	run, err := a.planExport(o, !dryRun)
+// planRun plans an export (or a diff) and prints what the engine said
+// besides the plan.
+func (a *App) planRun(o engine.ExportOptions) (*engine.ExportRun, error) {
+	a.registry()
+	run, err := a.engine().Export(o)
+	if err != nil {
+		return nil, err
+	}
+	a.report(run.Diags, run.Notes)
+	return run, nil
+}
+
+func (a *App) runExport(o engine.ExportOptions, showSecrets bool) error {
+	run, err := a.planRun(o)
 	if err != nil {
 		return err
 	}
-	defer run.close()
-	p := run.plan
-	if dryRun {
+	defer run.Close()
+	p := run.Plan
+	if o.DryRun {
 		return a.printDryRun(run, showSecrets)
 	}
 	if err := a.reportPlanProblems(p); err != nil {
 		if a.JSON {
-			a.printJSON(a.planJSON(run, dryRun, false, showSecrets))
+			a.printJSON(a.planJSON(run, false, false, showSecrets))
 		}
 		return err
 	}
-	ao := a.applyOptions(run.state)
-	ao.BeforeWrite = beforeApplyHook
-	res, err := emitters.Apply(p, ao)
+	res, err := run.Apply()
 	if err != nil {
-		return applyError(err)
+		return err
 	}
 	if a.JSON {
 		out := a.planJSON(run, false, false, showSecrets)
@@ -141,9 +141,9 @@ func (a *App) runExport(o planExportOptions, dryRun, showSecrets bool) error {
 		return a.printJSON(out)
 	}
 	a.printFileLines(p, false)
-	a.printSkipped(run.skipped, false)
+	a.printSkipped(run.Skipped, false)
 	if res.BackedUp > 0 {
-		fmt.Fprintf(a.Stderr, "backup of the old files: %s\n", a.displayPath(res.BackupDir))
+		fmt.Fprintf(a.Stderr, "backup of the old files: %s\n", a.engine().Display(res.BackupDir))
 	}
 	a.printRestartNote(p)
 	return nil
@@ -153,8 +153,8 @@ func (a *App) runExport(o planExportOptions, dryRun, showSecrets bool) error {
 // file that planned cleanly, then the problems of those that did not. One
 // broken file hides no other file's changes; the real export still writes
 // nothing until every file plans (it is all or nothing).
-func (a *App) printDryRun(run *exportRun, showSecrets bool) error {
-	p := run.plan
+func (a *App) printDryRun(run *engine.ExportRun, showSecrets bool) error {
+	p := run.Plan
 	if a.JSON {
 		a.printJSON(a.planJSON(run, true, true, showSecrets))
 		if p.Diags.HasErrors() {
@@ -163,7 +163,7 @@ func (a *App) printDryRun(run *exportRun, showSecrets bool) error {
 		return nil
 	}
 	a.printExact(a.diffText(p, showSecrets))
-	a.printSkipped(run.skipped, true)
+	a.printSkipped(run.Skipped, true)
 	if p.Diags.HasErrors() {
 		a.printDiagnostics(a.planDiagnostics(p))
 		fmt.Fprintf(a.Stderr, "dry run: %d file(s) would change, but %d error(s) stop the export: it writes no file until they are fixed\n",
@@ -185,14 +185,14 @@ func (a *App) printFileLines(p *emitters.Plan, dryRun bool) {
 	noop := len(p.Changes()) == 0
 	for _, fc := range p.Files {
 		if noop && fc.Before != nil && leftAlone(fc) == 0 && !a.Verbose {
-			same = append(same, a.displayPath(fc.Path))
+			same = append(same, a.engine().Display(fc.Path))
 			continue
 		}
 		verb := map[emitters.ChangeKind]string{emitters.Create: "created", emitters.Modify: "updated",
 			emitters.Delete: "removed", emitters.Unchanged: "unchanged"}[fc.Kind]
 		style := map[emitters.ChangeKind]string{emitters.Create: styleGreen, emitters.Modify: styleYellow,
 			emitters.Delete: styleRed}[fc.Kind]
-		line := fmt.Sprintf("%s\t%s\t%s", a.paint(false, style, verb), a.displayPath(fc.Path), fileClients(fc))
+		line := fmt.Sprintf("%s\t%s\t%s", a.paint(false, style, verb), a.engine().Display(fc.Path), fileClients(fc))
 		if c := entryCounts(fc); c != "" {
 			line += "\t" + c
 		} else if fc.Before == nil && fc.Kind == emitters.Unchanged {
@@ -220,14 +220,14 @@ func (a *App) printFileLines(p *emitters.Plan, dryRun bool) {
 // printSkipped says which clients got no file and why. With --to all, the
 // clients that are simply not installed share one line, to keep the output
 // short (--json has each reason).
-func (a *App) printSkipped(skipped []skipNote, toStderr bool) {
+func (a *App) printSkipped(skipped []engine.Skip, toStderr bool) {
 	w := a.Stdout
 	if toStderr {
 		w = a.Stderr
 	}
 	var undetected []string
 	for _, s := range skipped {
-		if s.undetected {
+		if s.Undetected {
 			undetected = append(undetected, s.Client)
 			continue
 		}

@@ -147,7 +147,7 @@ func (a *App) runList(scope canonical.Scope) error {
 		return a.printJSON(listJSON{Store: st.Path, Scope: st.Scope, Servers: servers, Clients: st.Clients})
 	}
 	if len(servers) == 0 {
-		fmt.Fprintf(a.Stderr, "no servers in %s yet; add one with: mcpsync add NAME -- COMMAND\n", a.storeDisplay(st.Path))
+		fmt.Fprintf(a.Stderr, "no servers in %s yet; add one with: mcpsync add NAME -- COMMAND\n", a.engine().StoreDisplay(st.Path))
 		return nil
 	}
 	withSources := servers[len(servers)-1].Source != ""

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpsync/mcpsync/engine"
+
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/internal/suggest"
 	"github.com/mcpsync/mcpsync/paste"
@@ -112,7 +114,7 @@ func (a *App) probeOptions(cmd *cli.Command) (probeRun, error) {
 	for _, spec := range cmd.StringSlice("require-tools") {
 		name, tools, err := probe.ParseRequirement(spec)
 		if err != nil {
-			return r, usageError{err}
+			return r, usageError{Err: err}
 		}
 		r.require[name] = append(r.require[name], tools...)
 	}
@@ -124,7 +126,7 @@ func (a *App) probeOptions(cmd *cli.Command) (probeRun, error) {
 		}
 		transports = append(transports, tr)
 	}
-	project := a.projectRoot()
+	project := a.engine().ProjectRoot()
 	if !filepath.IsAbs(project) {
 		project = filepath.Join(a.Cwd, project)
 	}
@@ -156,7 +158,7 @@ func (a *App) probeServers(r probeRun) (servers []canonical.Server, source strin
 	case r.file != "":
 		own = false
 	default:
-		_, sc := a.locateStore(storeScope(r.scope))
+		_, sc := a.engine().LocateStore(engine.StoreScope(r.scope))
 		own = sc == canonical.ScopeUser
 	}
 	return servers, source, own, err
@@ -183,7 +185,7 @@ func (a *App) readProbeServers(r probeRun) ([]canonical.Server, string, error) {
 	case r.from != "":
 		ad, err := a.registry().Lookup(r.from)
 		if err != nil {
-			return nil, "", usageError{err}
+			return nil, "", usageError{Err: err}
 		}
 		file := r.file
 		if file == "-" {
@@ -203,11 +205,11 @@ func (a *App) readProbeServers(r probeRun) ([]canonical.Server, string, error) {
 		}
 		return set.Servers, name, nil
 	}
-	st, err := a.openStore(storeScope(r.scope))
+	st, err := a.openStore(engine.StoreScope(r.scope))
 	if err != nil {
 		return nil, "", err
 	}
-	return st.Servers.Servers, a.storeDisplay(st.Path), nil
+	return st.Servers.Servers, a.engine().StoreDisplay(st.Path), nil
 }
 
 func (a *App) runProbe(ctx context.Context, cmd *cli.Command, r probeRun) error {
@@ -400,7 +402,7 @@ func (a *App) printProbeReport(rep probe.Report, servers []canonical.Server) {
 		head := r.Server
 		if i := slices.IndexFunc(servers, func(s canonical.Server) bool { return s.Name == r.Server }); i >= 0 && servers[i].Origin.File != "" {
 			pos := servers[i].Origin
-			pos.File = a.displayPath(pos.File)
+			pos.File = a.engine().Display(pos.File)
 			head += " (" + pos.String() + ")"
 		}
 		fmt.Fprintf(w, "%s: %s\n", a.paint(false, styleBold, head), a.paint(false, stateLook[r.State].style, string(r.Category)))

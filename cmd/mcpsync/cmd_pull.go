@@ -3,14 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
-	"strings"
 	"time"
 
-	"github.com/mcpsync/mcpsync/canonical"
-	"github.com/mcpsync/mcpsync/emitters/state"
+	"github.com/mcpsync/mcpsync/engine"
 	"github.com/mcpsync/mcpsync/sources"
-	"github.com/mcpsync/mcpsync/store"
 	"github.com/urfave/cli/v3"
 )
 
@@ -64,143 +60,41 @@ func (a *App) pullCommand() *cli.Command {
 	}
 }
 
-// pullOutcome is one source's pull.
-type pullOutcome struct {
-	Name    string               `json:"name"`
-	Git     string               `json:"git"`
-	Ref     string               `json:"ref,omitempty"`
-	Path    string               `json:"path,omitempty"`
-	Commit  string               `json:"commit,omitempty"`
-	Servers []sources.PullResult `json:"servers,omitempty"`
-	// Error says why the source was not updated; InEffect then names the
-	// commit of the last good pull still in effect ("" when none).
-	Error    string                `json:"error,omitempty"`
-	InEffect string                `json:"inEffect,omitempty"`
-	Diags    canonical.Diagnostics `json:"diagnostics,omitempty"`
-}
-
-type pullJSON struct {
-	Sources []pullOutcome `json:"sources"`
-	Pending int           `json:"pending"`
-}
-
 func (a *App) runPull(ctx context.Context, names []string, timeout time.Duration) error {
-	st, err := a.openStore(canonical.ScopeUser)
+	res, err := a.engine().Pull(ctx, names, timeout)
 	if err != nil {
 		return err
 	}
-	srcs, err := a.selectSources(st, names)
-	if err != nil {
-		return err
-	}
-	var bad canonical.Diagnostics
-	for _, s := range srcs {
-		bad = append(bad, sources.CheckSource(s)...)
-	}
-	if bad.HasErrors() {
-		a.printDiagnostics(bad)
-		fmt.Fprintf(a.Stderr, "mcpsync: fix the source blocks in %s; nothing was pulled\n", a.storeDisplay(st.Path))
-		return reportedError{bad.Err()}
-	}
-
-	cacheDir := filepath.Join(a.Dirs.Cache, "sources")
-	cacheLock, err := state.Acquire(cacheDir, lockWait)
-	if err != nil {
-		return fmt.Errorf("another 'mcpsync pull' is running: %w", err)
-	}
-	defer cacheLock.Unlock()
-	type fetched struct {
-		servers canonical.Set
-		commit  string
-	}
-	got := make([]fetched, len(srcs))
-	outcomes := make([]pullOutcome, len(srcs))
-	for i, src := range srcs {
-		o := &outcomes[i]
-		*o = pullOutcome{Name: src.Name, Git: src.Git, Ref: src.Ref, Path: src.Path}
-		co, err := sources.Fetch(ctx, src, sources.FetchOptions{CacheDir: cacheDir, BaseDir: filepath.Dir(st.Path), Timeout: timeout})
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			o.Error = err.Error()
-			continue
-		}
-		set, ds := sources.Read(co.Dir, src.Path)
-		o.Diags = ds
-		if ds.HasErrors() {
-			o.Error = fmt.Sprintf("commit %s is refused: %s", shortHash(co.Commit), countOf(len(ds.Errors()), "error"))
-			continue
-		}
-		got[i] = fetched{set, co.Commit}
-	}
-
-	lock, recs, err := a.lockRecords()
-	if err != nil {
-		return err
-	}
-	defer lock.Unlock()
-	now := time.Now()
-	failed := 0
-	for i, src := range srcs {
-		o := &outcomes[i]
-		if o.Error != "" {
-			failed++
-			recs.Failed(src.Name, o.Error, now)
-			if rec := recs.Get(src.Name); rec != nil {
-				o.InEffect = rec.Commit
-			}
-			continue
-		}
-		o.Commit = got[i].commit
-		o.Servers = recs.Update(src, got[i].commit, got[i].servers, now)
-	}
-	if len(names) == 0 {
-		var keep []string
-		for _, s := range st.Sources {
-			keep = append(keep, s.Name)
-		}
-		recs.Keep(keep) // sources removed from the store by hand
-	}
-	if err := recs.Save(); err != nil {
-		return err
-	}
-	pending := 0
-	for _, s := range st.Sources {
-		for _, ss := range recs.Statuses(s.Name) {
-			if ss.Pending() {
-				pending++
-			}
-		}
-	}
+	a.report(res.Diags, res.Notes)
 	if a.JSON {
-		if err := a.printJSON(pullJSON{Sources: outcomes, Pending: pending}); err != nil {
+		if err := a.printJSON(res); err != nil {
 			return err
 		}
 	} else {
-		a.printPull(outcomes, recs, pending)
+		a.printPull(res)
 	}
-	if failed > 0 {
+	if failed := res.Failed(); failed > 0 {
 		return reportedError{fmt.Errorf("%d source(s) not updated", failed)}
 	}
 	return nil
 }
 
-func (a *App) printPull(outcomes []pullOutcome, recs *sources.Records, pending int) {
+func (a *App) printPull(res *engine.PullResult) {
+	pending := res.Pending
 	removed := false
-	for _, o := range outcomes {
+	for _, o := range res.Sources {
 		a.printDiagnostics(o.Diags)
 		if o.Error != "" {
 			msg := fmt.Sprintf("mcpsync: source %q not updated: %s", o.Name, o.Error)
-			if rec := recs.Get(o.Name); rec != nil && o.InEffect != "" {
-				msg += fmt.Sprintf("; the last good pull (commit %s of %s) stays in effect", shortHash(rec.Commit), rec.PulledAt.Format(time.RFC3339))
+			if o.InEffect != "" {
+				msg += fmt.Sprintf("; the last good pull (commit %s of %s) stays in effect", engine.ShortHash(o.InEffect), o.PulledAt.Format(time.RFC3339))
 			} else {
 				msg += "; it was never pulled, so none of its servers is exported"
 			}
 			fmt.Fprintln(a.Stderr, msg)
 			continue
 		}
-		fmt.Fprintf(a.Stdout, "%s: commit %s, %s\n", o.Name, shortHash(o.Commit), countOf(countPulled(o.Servers), "server"))
+		fmt.Fprintf(a.Stdout, "%s: commit %s, %s\n", o.Name, engine.ShortHash(o.Commit), engine.CountOf(countPulled(o.Servers), "server"))
 		tw := a.newTable()
 		for _, r := range o.Servers {
 			mark, what := " ", string(r.Change)
@@ -227,7 +121,7 @@ func (a *App) printPull(outcomes []pullOutcome, recs *sources.Records, pending i
 	switch {
 	case pending > 0:
 		fmt.Fprintf(a.Stderr, "%s pending approval: review with 'mcpsync status', then 'mcpsync approve NAME...' (or --all)\n",
-			countOf(pending, "server"))
+			engine.CountOf(pending, "server"))
 	case removed:
 		fmt.Fprintln(a.Stderr, "run 'mcpsync export --to all --prune' to remove the servers gone upstream from your clients")
 	}
@@ -241,73 +135,4 @@ func countPulled(rs []sources.PullResult) int {
 		}
 	}
 	return n
-}
-
-// lockRecords takes the lock of the state directory and reads the team
-// sources' records under it; the caller unlocks.
-func (a *App) lockRecords() (*state.Lock, *sources.Records, error) {
-	lock, err := a.acquireLock()
-	if err != nil {
-		return nil, nil, err
-	}
-	recs, err := sources.LoadRecords(a.Dirs.State)
-	if err != nil {
-		lock.Unlock()
-		return nil, nil, err
-	}
-	return lock, recs, nil
-}
-
-// selectSources returns the store's sources that names name (all of them
-// when none is named). An unknown name is an error with a suggestion.
-func (a *App) selectSources(st *store.Store, names []string) ([]store.Source, error) {
-	if len(st.Sources) == 0 {
-		return nil, fmt.Errorf("%s has no team source; add one with: mcpsync source add NAME --git URL [--ref REF] [--path DIR]",
-			a.storeDisplay(st.Path))
-	}
-	if len(names) == 0 {
-		return st.Sources, nil
-	}
-	var have []string
-	for _, s := range st.Sources {
-		have = append(have, s.Name)
-	}
-	var out []store.Source
-	seen := map[string]bool{}
-	for _, n := range names {
-		found := false
-		for _, s := range st.Sources {
-			if s.Name == n {
-				found = true
-				if !seen[n] {
-					out = append(out, s)
-					seen[n] = true
-				}
-			}
-		}
-		if !found {
-			msg := fmt.Sprintf("%s has no source %q", a.storeDisplay(st.Path), n)
-			if sug := store.Suggest(n, have); sug != "" {
-				msg += fmt.Sprintf(" (did you mean %q?)", sug)
-			}
-			return nil, fmt.Errorf("%s; its sources: %s", msg, strings.Join(have, ", "))
-		}
-	}
-	return out, nil
-}
-
-// shortHash abbreviates a commit or content hash for people.
-func shortHash(h string) string {
-	if len(h) > 12 {
-		return h[:12]
-	}
-	return h
-}
-
-// countOf writes "1 server", "2 servers".
-func countOf(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }

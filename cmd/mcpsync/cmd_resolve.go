@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/mcpsync/mcpsync/engine"
+
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/reconcile"
 	"github.com/urfave/cli/v3"
@@ -117,7 +119,7 @@ func (a *App) runResolve(scope canonical.Scope, name, take string, dryRun bool) 
 	if take != reconcile.StoreSide {
 		ad, err := reg.Lookup(take)
 		if err != nil {
-			return usageError{fmt.Errorf("--take: %w; or --take store", err)}
+			return usageError{Err: fmt.Errorf("--take: %w; or --take store", err)}
 		}
 		take = ad.ID()
 	}
@@ -149,7 +151,7 @@ func (a *App) runResolve(scope canonical.Scope, name, take string, dryRun bool) 
 	}
 	res, err := a.applySync(run, nil)
 	if err != nil {
-		return applyError(err)
+		return engine.ApplyError(err)
 	}
 	if a.JSON {
 		return a.printJSON(a.syncJSON(run, false, false, res))
@@ -164,7 +166,7 @@ func (a *App) runResolve(scope canonical.Scope, name, take string, dryRun bool) 
 		fmt.Fprintf(a.Stderr, "note: %s had no open conflict; %s's version was written everywhere\n", name, take)
 	}
 	if res.BackedUp > 0 {
-		fmt.Fprintf(a.Stderr, "backup of the old files: %s\n", a.displayPath(res.BackupDir))
+		fmt.Fprintf(a.Stderr, "backup of the old files: %s\n", a.engine().Display(res.BackupDir))
 	}
 	return nil
 }

@@ -2,17 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"path/filepath"
-	"regexp"
-	"sort"
-	"strings"
-	"time"
+
+	"github.com/mcpsync/mcpsync/engine"
 
 	"github.com/mcpsync/mcpsync/emitters"
-	"github.com/mcpsync/mcpsync/emitters/state"
-	"github.com/mcpsync/mcpsync/internal/atomicfile"
 	"github.com/urfave/cli/v3"
 )
 
@@ -68,7 +62,7 @@ func (a *App) restoreCommand() *cli.Command {
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			paths := make([]string, 0, cmd.Args().Len())
 			for _, p := range cmd.Args().Slice() {
-				paths = append(paths, a.absPath(p))
+				paths = append(paths, a.engine().AbsPath(p))
 			}
 			switch {
 			case cmd.Bool("prune"):
@@ -83,156 +77,23 @@ func (a *App) restoreCommand() *cli.Command {
 					return usagef("--list takes no --all, --at or --force")
 				}
 				return a.runRestoreList(paths)
-			case len(paths) == 0 && !cmd.Bool("all"):
-				return usagef("name the files to restore, or give --all (see 'mcpsync restore --list')")
-			case len(paths) > 0 && cmd.Bool("all"):
-				return usagef("give FILEs or --all, not both")
 			}
-			o := emitters.RestoreOptions{Paths: paths, All: cmd.Bool("all"), Force: cmd.Bool("force")}
-			if at := cmd.String("at"); at != "" {
-				t, id, err := parseAt(at, time.Now())
-				if err != nil {
-					return err
-				}
-				o.At, o.ID = t, id
-			}
-			return a.runRestore(o, cmd.Bool("dry-run"))
+			return a.runRestore(engine.RestoreOptions{Paths: paths, All: cmd.Bool("all"), At: cmd.String("at"),
+				Force: cmd.Bool("force"), DryRun: cmd.Bool("dry-run")})
 		},
 	}
 }
 
-// absPath makes a path given on the command line absolute: ~/ is the home
-// directory, a relative path is relative to the working directory.
-func (a *App) absPath(p string) string {
-	if rest, ok := strings.CutPrefix(p, "~/"); ok {
-		return filepath.Join(a.Dirs.Home, rest)
-	}
-	if !filepath.IsAbs(p) {
-		return filepath.Join(a.Cwd, p)
-	}
-	return filepath.Clean(p)
-}
-
-// backupID is a backup directory's name: the apply's UTC time.
-var backupID = regexp.MustCompile(`^\d{8}T\d{6}\.\d{9}Z(-\d+)?$`)
-
-// parseAt reads --at: a backup id, a duration ago, or a local date and time.
-func parseAt(s string, now time.Time) (time.Time, string, error) {
-	if backupID.MatchString(s) {
-		return time.Time{}, s, nil
-	}
-	if d, err := parseAge(s); err == nil && strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }) > 0 {
-		return now.Add(-d), "", nil
-	}
-	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return t, "", nil
-	}
-	for _, layout := range []string{"2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02T15:04", "2006-01-02 15:04", "2006-01-02"} {
-		if t, err := time.ParseInLocation(layout, s, time.Local); err == nil {
-			return t, "", nil
-		}
-	}
-	for _, layout := range []string{"15:04:05", "15:04"} {
-		if t, err := time.ParseInLocation(layout, s, time.Local); err == nil {
-			y, m, d := now.In(time.Local).Date()
-			return time.Date(y, m, d, t.Hour(), t.Minute(), t.Second(), 0, time.Local), "", nil
-		}
-	}
-	return time.Time{}, "", usagef("--at %q: give a backup id (mcpsync restore --list), a local time such as "+
-		"\"2026-11-30 14:05\" or \"14:05\", an RFC 3339 time, or a duration ago such as 2h or 3d", s)
-}
-
-// matchBackedUp maps each path the user named to the path the backups
-// record, through symlinks: the user may name a dotfile's link or its target.
-func matchBackedUp(paths []string, backups []*emitters.Backup) []string {
-	known := map[string]string{}
-	for _, b := range backups {
-		for _, r := range b.Files {
-			known[r.Path] = r.Path
-			if real, err := atomicfile.Resolve(r.Path); err == nil {
-				if _, taken := known[real]; !taken {
-					known[real] = r.Path
-				}
-			}
-		}
-	}
-	out := make([]string, len(paths))
-	for i, p := range paths {
-		out[i] = p
-		if k, ok := known[p]; ok {
-			out[i] = k
-		} else if real, err := atomicfile.Resolve(p); err == nil {
-			if k, ok := known[real]; ok {
-				out[i] = k
-			}
-		}
-	}
-	return out
-}
-
-// backupJSON is one backup of one file in --list --json.
-type backupJSON struct {
-	ID      string    `json:"id"`
-	At      time.Time `json:"at"`
-	Command string    `json:"command,omitempty"`
-	// Size is the size of the saved bytes; Absent means the file did not
-	// exist before that write (restoring it removes the file).
-	Size   int64  `json:"size,omitempty"`
-	Absent bool   `json:"absent,omitempty"`
-	SHA256 string `json:"sha256,omitempty"`
-}
-
-type backedUpFileJSON struct {
-	Path    string       `json:"path"`
-	Display string       `json:"display"`
-	Backups []backupJSON `json:"backups"`
-}
-
 func (a *App) runRestoreList(paths []string) error {
-	backups, err := emitters.ListBackups(a.Dirs.State)
+	files, err := a.engine().Backups(paths)
 	if err != nil {
 		return err
 	}
-	paths = matchBackedUp(paths, backups)
-	want := map[string]bool{}
-	for _, p := range paths {
-		want[p] = true
-	}
-	byFile := map[string]*backedUpFileJSON{}
-	for i := len(backups) - 1; i >= 0; i-- {
-		b := backups[i]
-		for _, rec := range b.Files {
-			if len(want) > 0 && !want[rec.Path] {
-				continue
-			}
-			f := byFile[rec.Path]
-			if f == nil {
-				f = &backedUpFileJSON{Path: rec.Path, Display: a.displayPath(rec.Path)}
-				byFile[rec.Path] = f
-			}
-			bj := backupJSON{ID: b.ID, At: b.At, Command: b.Command, SHA256: rec.SHA256, Absent: rec.Created}
-			if !rec.Created {
-				bj.Size = b.Size(rec)
-			}
-			f.Backups = append(f.Backups, bj)
-		}
-	}
-	files := make([]*backedUpFileJSON, 0, len(byFile))
-	for _, f := range byFile {
-		files = append(files, f)
-	}
-	sort.Slice(files, func(i, j int) bool { return files[i].Display < files[j].Display })
-	for _, p := range paths {
-		if byFile[p] == nil {
-			return fmt.Errorf("%s has no backup: mcpsync never wrote it, or its backups were pruned", a.displayPath(p))
-		}
-	}
 	if a.JSON {
-		return a.printJSON(map[string]any{"backupDir": filepath.Join(a.Dirs.State, emitters.BackupDirName), "files": files})
+		return a.printJSON(map[string]any{"backupDir": a.engine().BackupDir(), "files": files})
 	}
 	if len(files) == 0 {
-		fmt.Fprintf(a.Stderr, "no backups yet: mcpsync keeps one in %s each time it writes a file\n",
-			a.displayPath(filepath.Join(a.Dirs.State, emitters.BackupDirName)))
+		fmt.Fprintf(a.Stderr, "no backups yet: mcpsync keeps one in %s each time it writes a file\n", a.engine().Display(a.engine().BackupDir()))
 		return nil
 	}
 	for i, f := range files {
@@ -278,40 +139,18 @@ type restoredJSON struct {
 	Diff    string              `json:"diff,omitempty"`
 }
 
-func (a *App) runRestore(o emitters.RestoreOptions, dryRun bool) error {
-	var lock *state.Lock
-	var err error
-	if !dryRun {
-		if lock, err = a.acquireLock(); err != nil {
-			return err
-		}
-		defer lock.Unlock()
-	}
-	st, err := state.Load(a.Dirs.State)
+func (a *App) runRestore(o engine.RestoreOptions) error {
+	run, err := a.engine().Restore(o)
 	if err != nil {
 		return err
 	}
-	o.State = st
-	if len(o.Paths) > 0 {
-		backups, err := emitters.ListBackups(a.Dirs.State)
-		if err != nil {
-			return err
-		}
-		o.Paths = matchBackedUp(o.Paths, backups)
-	}
-	p, err := emitters.PlanRestore(a.Dirs.State, o)
-	if err != nil {
-		var re *emitters.RestoreError
-		if errors.As(err, &re) {
-			return fmt.Errorf("%s", re.Msg)
-		}
-		return err
-	}
-	diffOpts := emitters.DiffOptions{Base: a.projectRoot(), Mask: emitters.MaskSecrets}
+	defer run.Close()
+	p, dryRun := run.Plan, o.DryRun
+	diffOpts := emitters.DiffOptions{Base: a.engine().ProjectRoot(), Mask: emitters.MaskSecrets}
 	out := func(res *emitters.Result) error {
 		var files []restoredJSON
 		for _, fc := range p.Files {
-			f := restoredJSON{Path: fc.Path, Display: a.displayPath(fc.Path), Change: fc.Kind}
+			f := restoredJSON{Path: fc.Path, Display: a.engine().Display(fc.Path), Change: fc.Kind}
 			if dryRun {
 				f.Diff = fc.Diff(diffOpts)
 			}
@@ -342,9 +181,9 @@ func (a *App) runRestore(o emitters.RestoreOptions, dryRun bool) error {
 		fmt.Fprintf(a.Stderr, "dry run: %d file(s) would be restored; nothing was written\n", len(p.Changes()))
 		return nil
 	}
-	res, err := emitters.Apply(p, a.applyOptions(st))
+	res, err := run.Apply()
 	if err != nil {
-		return applyError(err)
+		return err
 	}
 	if a.JSON {
 		return out(res)
@@ -360,7 +199,7 @@ func (a *App) runRestore(o emitters.RestoreOptions, dryRun bool) error {
 		case emitters.Unchanged:
 			note = "(already as it was)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", verb, a.displayPath(fc.Path), note)
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", verb, a.engine().Display(fc.Path), note)
 	}
 	tw.Flush()
 	if res.BackedUp > 0 {
@@ -370,23 +209,18 @@ func (a *App) runRestore(o emitters.RestoreOptions, dryRun bool) error {
 }
 
 func (a *App) runPruneBackups(cmd *cli.Command) error {
-	r := a.retention()
+	r := a.engine().Retention()
 	if n := cmd.Int("keep"); n != 0 {
 		r.Keep = int(n)
 	}
 	if v := cmd.String("max-age"); v != "" {
-		d, err := parseAge(v)
+		d, err := engine.ParseAge(v)
 		if err != nil {
 			return usagef("--max-age: %v", err)
 		}
 		r.MaxAge = d
 	}
-	lock, err := a.acquireLock()
-	if err != nil {
-		return err
-	}
-	defer lock.Unlock()
-	touched, err := emitters.PruneBackups(a.Dirs.State, r, time.Now().UTC())
+	touched, err := a.engine().PruneBackups(r)
 	if err != nil {
 		return err
 	}

@@ -60,7 +60,7 @@ func (a *App) runShow(scope canonical.Scope, name string) error {
 		for i, ls := range servers {
 			names[i] = ls.Name
 		}
-		msg := fmt.Sprintf("server %q is not in %s", name, a.storeDisplay(st.Path))
+		msg := fmt.Sprintf("server %q is not in %s", name, a.engine().StoreDisplay(st.Path))
 		if s := store.Suggest(name, names); s != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", s)
 		}
@@ -76,7 +76,7 @@ func (a *App) runShow(scope canonical.Scope, name string) error {
 		return a.printJSON(ls)
 	}
 	w := a.Stdout
-	where := a.storeDisplay(srv.Origin.String())
+	where := a.engine().StoreDisplay(srv.Origin.String())
 	if ls.Source != "" {
 		where = "team source " + ls.Source + " (" + where + ")"
 	}
@@ -90,7 +90,7 @@ func (a *App) runShow(scope canonical.Scope, name string) error {
 		row("approval", approvalLine(ls))
 	}
 	if srv.Project != "" {
-		row("project", a.storeDisplay(srv.Project)+" (Claude Code's local scope: only that project's section gets it)")
+		row("project", a.engine().StoreDisplay(srv.Project)+" (Claude Code's local scope: only that project's section gets it)")
 	}
 	row("transport", string(srv.Transport))
 	if srv.Command != "" {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/mcpsync/mcpsync/engine"
+
 	"github.com/mcpsync/mcpsync/emitters"
 	"github.com/urfave/cli/v3"
 )
@@ -89,7 +91,7 @@ func (a *App) runSync(req syncRequest, dryRun, exitCode, showSecrets bool) error
 	defer run.close()
 	if run.storeDiag.HasErrors() {
 		a.printDiagnostics(run.storeDiag)
-		fmt.Fprintf(a.Stderr, "mcpsync: %s has errors; nothing was synced\n", a.storeDisplay(run.store.Path))
+		fmt.Fprintf(a.Stderr, "mcpsync: %s has errors; nothing was synced\n", a.engine().StoreDisplay(run.store.Path))
 		return reportedError{run.storeDiag.Err()}
 	}
 	a.printDiagnostics(run.storeDiag)
@@ -103,7 +105,7 @@ func (a *App) runSync(req syncRequest, dryRun, exitCode, showSecrets bool) error
 	var res *emitters.Result
 	if !dryRun {
 		if res, err = a.applySync(run, nil); err != nil {
-			return applyError(err)
+			return engine.ApplyError(err)
 		}
 	}
 	switch {
@@ -132,7 +134,7 @@ func (a *App) runSync(req syncRequest, dryRun, exitCode, showSecrets bool) error
 			fmt.Fprintf(a.Stderr, "dry run: %d file(s) would change; nothing was written\n", len(r.Plan.Changes()))
 		case res != nil && len(r.Plan.Changes()) > 0:
 			if res.BackedUp > 0 {
-				fmt.Fprintf(a.Stderr, "backup of the old files: %s\n", a.displayPath(res.BackupDir))
+				fmt.Fprintf(a.Stderr, "backup of the old files: %s\n", a.engine().Display(res.BackupDir))
 			}
 			a.printRestartNote(r.Plan)
 		case len(r.Outcomes) == 0 && len(r.Conflicts) == 0:

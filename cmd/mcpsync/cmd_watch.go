@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpsync/mcpsync/engine"
+
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/emitters"
 	"github.com/mcpsync/mcpsync/formats"
@@ -88,7 +90,7 @@ func (a *App) watchPaths(reg *formats.Registry, o watchOptions) ([]string, error
 	adapters := reg.All()
 	if len(o.req.only) > 0 {
 		var err error
-		if adapters, _, err = selectClients(reg, o.req.only); err != nil {
+		if adapters, _, err = a.engine().SelectClients(o.req.only); err != nil {
 			return nil, err
 		}
 	}
@@ -98,7 +100,7 @@ func (a *App) watchPaths(reg *formats.Registry, o watchOptions) ([]string, error
 		// clients while watch runs, as the next export would take it.
 		paths = append(paths, filepath.Join(a.Dirs.State, sources.RecordsFile))
 	}
-	env := a.formatsEnv(a.GOOS)
+	env := a.engine().FormatsEnv(a.GOOS, "", nil)
 	for _, ad := range adapters {
 		for _, loc := range formats.Locate(ad, env) {
 			if loc.Scope == o.req.scope && !slices.Contains(paths, loc.Path) {
@@ -145,7 +147,7 @@ func (wr *watcher) run(ctx context.Context, paths []string) error {
 	defer w.Close()
 	wr.w = w
 	fmt.Fprintf(a.Stderr, "watching %d files for the %s scope (store %s); syncing %s after the last change; Ctrl-C stops\n",
-		len(paths), wr.o.req.scope, a.storeDisplay(paths[0]), wr.o.debounce)
+		len(paths), wr.o.req.scope, a.engine().StoreDisplay(paths[0]), wr.o.debounce)
 	w.Kick() // the first sync brings everything in step
 	err = w.Run(ctx, func(ctx context.Context, b watch.Batch) error {
 		did, err := wr.cycle(b)
@@ -190,7 +192,7 @@ func (wr *watcher) cycle(b watch.Batch) (bool, error) {
 			return false, watch.NotReady(run.storeDiag.Err(), run.store.Path)
 		}
 		wr.printNew(run.storeDiag)
-		return false, fmt.Errorf("%s has errors; waiting for the next change", a.storeDisplay(run.store.Path))
+		return false, fmt.Errorf("%s has errors; waiting for the next change", a.engine().StoreDisplay(run.store.Path))
 	}
 	r := run.res
 	if errs := r.Plan.Diags.Errors(); len(errs) > 0 {
@@ -200,7 +202,7 @@ func (wr *watcher) cycle(b watch.Batch) (bool, error) {
 		wr.printNew(errs)
 		var shown []string
 		for _, f := range errorFiles(errs) {
-			shown = append(shown, a.displayPath(f))
+			shown = append(shown, a.engine().Display(f))
 		}
 		return false, fmt.Errorf("nothing was synced: %s has errors (above); waiting for the next change", strings.Join(shown, ", "))
 	}
@@ -222,7 +224,7 @@ func (wr *watcher) cycle(b watch.Batch) (bool, error) {
 	for _, s := range r.Skipped {
 		if key := "wiped\x00" + s.Path + "\x00" + strings.Join(s.Wiped, ","); len(s.Wiped) > 0 && !wr.seen[key] {
 			wr.seen[key] = true
-			wr.logf("left out %s (%s): %s", s.Client, a.displayPath(s.Path), s.Reason)
+			wr.logf("left out %s (%s): %s", s.Client, a.engine().Display(s.Path), s.Reason)
 		}
 	}
 	wr.printNew(r.Plan.Diags)
@@ -242,7 +244,7 @@ func (wr *watcher) cycle(b watch.Batch) (bool, error) {
 	}
 	// Clients read their servers at start: say which ones to restart, each
 	// time, since a long-running watch is where a user forgets.
-	if note := restartNote(r.Plan); note != "" && len(r.Outcomes) > 0 {
+	if note := engine.RestartNote(r.Plan); note != "" && len(r.Outcomes) > 0 {
 		wr.logf("%s", note)
 	}
 	for _, c := range fresh {

@@ -20,9 +20,9 @@ import (
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/emitters"
-	"github.com/mcpsync/mcpsync/emitters/state"
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/formats/all"
+	"github.com/mcpsync/mcpsync/ledger"
 )
 
 // These tests run the real binary, built once, against a home holding a
@@ -337,7 +337,7 @@ func TestKilledExportLeavesEveryFileWhole(t *testing.T) {
 			t.Fatalf("iteration %d: temporary files still there after the next write: %v", i, left)
 		}
 	}
-	if _, err := state.Load(h.stateDir()); err != nil {
+	if _, err := ledger.Load(h.stateDir()); err != nil {
 		t.Fatalf("the state does not load after %d kills: %v", iterations, err)
 	}
 	t.Logf("%d runs killed with SIGKILL: %d before writing, %d in the middle of writing (some files old, some new), "+
@@ -391,7 +391,7 @@ func TestConcurrentExportsNeverInterleave(t *testing.T) {
 				t.Fatalf("iteration %d: export %d failed: %v\n%s", i, j, errs[j], outs[j])
 			}
 		}
-		st, err := state.Load(h.stateDir())
+		st, err := ledger.Load(h.stateDir())
 		if err != nil {
 			t.Fatal(err)
 		}

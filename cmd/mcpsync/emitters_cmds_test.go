@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mcpsync/mcpsync/engine"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -16,15 +17,14 @@ func init() {
 	// after mcpsync checked the files and before it writes, as an editor
 	// saving at the wrong moment would.
 	testCommands["mcpsync-racing-editor"] = func() {
-		beforeApplyHook = func([]string) {
+		os.Exit(mainWith(os.Args[1:], engine.Hooks{BeforeApply: func([]string) {
 			f, err := os.OpenFile(os.Getenv("DRIFT_FILE"), os.O_APPEND|os.O_WRONLY, 0)
 			if err != nil {
 				panic(err)
 			}
 			f.WriteString("\n")
 			f.Close()
-		}
-		os.Exit(Main(os.Args[1:]))
+		}}))
 	}
 
 	// mcpsync-link-swapper runs mcpsync, but right after mcpsync checked
@@ -32,7 +32,7 @@ func init() {
 	// a link to $SWAP_TARGET, as a concurrent git checkout of a hostile
 	// branch could.
 	testCommands["mcpsync-link-swapper"] = func() {
-		beforeApplyHook = func([]string) {
+		os.Exit(mainWith(os.Args[1:], engine.Hooks{BeforeApply: func([]string) {
 			dir := os.Getenv("SWAP_DIR")
 			if err := os.Rename(dir, dir+".was"); err != nil {
 				panic(err)
@@ -40,8 +40,7 @@ func init() {
 			if err := os.Symlink(os.Getenv("SWAP_TARGET"), dir); err != nil {
 				panic(err)
 			}
-		}
-		os.Exit(Main(os.Args[1:]))
+		}}))
 	}
 
 	// hashfiles OUT FILE...: write "sha256  FILE" (or "absent  FILE") per

@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/mcpsync/mcpsync/emitters/state"
+	"github.com/mcpsync/mcpsync/ledger"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -19,7 +19,7 @@ func init() {
 			ts.Fatalf("usage: holdlock")
 		}
 		dir := filepath.Join(ts.Getenv("XDG_STATE_HOME"), "mcpsync")
-		l, err := state.AcquireWith(dir, state.LockOptions{Command: "export --to all (held by the test)"})
+		l, err := ledger.AcquireWith(dir, ledger.LockOptions{Command: "export --to all (held by the test)"})
 		ts.Check(err)
 		heldLocks.Store(ts.Getenv("WORK"), l)
 	}
@@ -28,7 +28,7 @@ func init() {
 			ts.Fatalf("usage: releaselock")
 		}
 		if l, ok := heldLocks.LoadAndDelete(ts.Getenv("WORK")); ok {
-			ts.Check(l.(*state.Lock).Unlock())
+			ts.Check(l.(*ledger.Lock).Unlock())
 		}
 	}
 }

@@ -11,12 +11,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpsync/mcpsync/engine"
+
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/desired"
 	"github.com/mcpsync/mcpsync/emitters"
-	"github.com/mcpsync/mcpsync/emitters/state"
 	"github.com/mcpsync/mcpsync/emitters/unidiff"
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/ledger"
 	"github.com/mcpsync/mcpsync/reconcile"
 	"github.com/mcpsync/mcpsync/store"
 	"github.com/urfave/cli/v3"
@@ -41,8 +43,8 @@ type syncRequest struct {
 // syncRun is a planned reconcile, ready to print or apply.
 type syncRun struct {
 	res       *reconcile.Result
-	db        *state.State
-	lock      *state.Lock
+	db        *ledger.State
+	lock      *ledger.Lock
 	store     *store.Store
 	storeDiag canonical.Diagnostics
 	// desired is the store's servers and its team sources' approved ones.
@@ -79,7 +81,7 @@ func (a *App) syncTargets(reg *formats.Registry, scope canonical.Scope, only []s
 	if len(only) > 0 {
 		var all bool
 		var err error
-		if adapters, all, err = selectClients(reg, only); err != nil {
+		if adapters, all, err = a.engine().SelectClients(only); err != nil {
 			return nil, nil, err
 		}
 		if !all {
@@ -88,13 +90,13 @@ func (a *App) syncTargets(reg *formats.Registry, scope canonical.Scope, only []s
 			}
 		}
 	}
-	targets, _ := exportTargets(adapters, a.formatsEnv(a.GOOS), scope, false)
+	targets, _ := engine.ExportTargets(adapters, a.engine().FormatsEnv(a.GOOS, "", nil), scope, false)
 	return targets, named, nil
 }
 
 // syncStorePath is the store the scope syncs with (--store wins).
 func (a *App) syncStorePath(scope canonical.Scope) string {
-	path, _ := a.locateStore(scope)
+	path, _ := a.engine().LocateStore(scope)
 	return path
 }
 
@@ -109,17 +111,17 @@ func (a *App) planSync(reg *formats.Registry, req syncRequest, lock bool) (*sync
 	}
 	run := &syncRun{}
 	if lock {
-		if run.lock, err = a.acquireLock(); err != nil {
+		if run.lock, err = a.engine().Lock(); err != nil {
 			return nil, err
 		}
 	}
-	st, ds := a.loadStore(storeScope(req.scope))
+	st, ds := a.loadStore(engine.StoreScope(req.scope))
 	run.store, run.storeDiag = st, ds
 	if ds.HasErrors() {
 		return run, nil
 	}
 	// Team-source servers take part as export writes them: read-only.
-	if run.db, run.desired, err = a.loadStateDesired(st); err != nil {
+	if run.db, run.desired, err = a.engine().StateDesired(st); err != nil {
 		run.close()
 		return nil, err
 	}
@@ -135,12 +137,12 @@ func (a *App) planSync(reg *formats.Registry, req syncRequest, lock bool) (*sync
 	return run, nil
 }
 
-// applySync writes the plan and records the outcome in the state. expect,
+// applySync writes the plan and records the outcome in the ledger. expect,
 // when set, is told each file's new bytes right before it is written (watch
 // ignores the events of its own writes).
 func (a *App) applySync(run *syncRun, expect func(path string, data []byte)) (*emitters.Result, error) {
 	p := run.res.Plan
-	ao := a.applyOptions(run.db)
+	ao := a.engine().ApplyOptions(run.db)
 	ao.BeforeWrite = func(paths []string) {
 		if expect != nil {
 			for _, fc := range p.Changes() {
@@ -188,7 +190,7 @@ func (a *App) syncJSON(run *syncRun, dryRun, showSecrets bool, res *emitters.Res
 	}
 	opts := a.diffOptions(r.Plan, showSecrets)
 	for _, fc := range r.Plan.Files {
-		f := fileJSON{FileChange: fc, Display: a.displayPath(fc.Path)}
+		f := fileJSON{FileChange: fc, Display: a.engine().Display(fc.Path)}
 		if dryRun {
 			f.Diff = fc.Diff(opts)
 		}
@@ -219,7 +221,7 @@ func (a *App) conflictText(c reconcile.Conflict) string {
 			c.Server, joinAnd(names))
 	case own && len(c.Sides) == 1:
 		fmt.Fprintf(&b, "conflict: %q in %s (%s) is its own entry, different from the store's, and mcpsync has not synced it before; nothing was written for it\n",
-			c.Server, c.Sides[0].Side, a.displayPath(c.Sides[0].Path))
+			c.Server, c.Sides[0].Side, a.engine().Display(c.Sides[0].Path))
 	default:
 		fmt.Fprintf(&b, "conflict: %q was changed differently in %s since the last sync; nothing was written for it\n",
 			c.Server, joinAnd(names))
@@ -239,7 +241,7 @@ func (a *App) conflictText(c reconcile.Conflict) string {
 			unidiff.File{Name: s.Side + "/" + c.Server, Data: serverJSON(s.Server)},
 			unidiff.Options{Mask: emitters.MaskSecrets}))
 	}
-	fmt.Fprintf(&b, "settle it with: mcpsync resolve %s --take %s\n", shellWord(c.Server), strings.Join(c.Choices, "|"))
+	fmt.Fprintf(&b, "settle it with: mcpsync resolve %s --take %s\n", engine.ShellWord(c.Server), strings.Join(c.Choices, "|"))
 	return b.String()
 }
 
@@ -248,38 +250,17 @@ func serverJSON(srv *canonical.Server) []byte {
 	if srv == nil {
 		return nil
 	}
-	return canonical.DisplayJSON(state.Snapshot(*srv))
+	return canonical.DisplayJSON(ledger.Snapshot(*srv))
 }
 
-func joinAnd(names []string) string { return joinWith(names, "and") }
-
-// joinWith lists names for a sentence: "a", "a and b", "a, b or c".
-func joinWith(names []string, conj string) string {
-	switch len(names) {
-	case 0:
-		return ""
-	case 1:
-		return names[0]
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " " + conj + " " + names[len(names)-1]
-}
-
-// shellWord quotes a server name for a command line when it needs it.
-func shellWord(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_.@/:", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
+func joinAnd(names []string) string { return engine.JoinWith(names, "and") }
 
 // printSkippedSync says which clients took no part and why, except those
 // without a file (most clients on any machine; --json lists them).
 func (a *App) printSkippedSync(w io.Writer, skipped []reconcile.Skip) {
 	for _, s := range skipped {
 		if !strings.HasPrefix(s.Reason, "its file does not exist") {
-			fmt.Fprintf(w, "skipped %s (%s): %s\n", s.Client, a.displayPath(s.Path), s.Reason)
+			fmt.Fprintf(w, "skipped %s (%s): %s\n", s.Client, a.engine().Display(s.Path), s.Reason)
 		}
 	}
 }

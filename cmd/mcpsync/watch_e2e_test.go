@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
-	"github.com/mcpsync/mcpsync/emitters/state"
 	"github.com/mcpsync/mcpsync/internal/xdg"
+	"github.com/mcpsync/mcpsync/ledger"
 	"github.com/mcpsync/mcpsync/watch"
 )
 
@@ -366,7 +366,7 @@ func TestWatchWaitsForTheLock(t *testing.T) {
 	e := newWatchEnv(t)
 	e.startWatch(30*time.Millisecond, false)
 	e.waitFor(`mcp-server-fetch`, cursorFile, codexFile)
-	lock, err := state.Acquire(e.app.Dirs.State, time.Second)
+	lock, err := ledger.Acquire(e.app.Dirs.State, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package sources
+package store
 
 import (
 	"bytes"
@@ -9,20 +9,19 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
-	"github.com/mcpsync/mcpsync/store"
 )
 
-// AddSourceBlock returns the store text src with a source block for s
+// AppendSourceBlock returns the store text src with a source block for s
 // appended; every other byte stays. The caller checks that the name is free.
-func AddSourceBlock(src []byte, s store.Source) []byte {
+func AppendSourceBlock(src []byte, s Source) []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, "source %s {\n", strconv.Quote(s.Name))
-	fmt.Fprintf(&b, "  git = %s\n", hclString(s.Git))
+	fmt.Fprintf(&b, "  git = %s\n", quoteString(s.Git))
 	if s.Ref != "" {
-		fmt.Fprintf(&b, "  ref = %s\n", hclString(s.Ref))
+		fmt.Fprintf(&b, "  ref = %s\n", quoteString(s.Ref))
 	}
 	if s.Path != "" {
-		fmt.Fprintf(&b, "  path = %s\n", hclString(s.Path))
+		fmt.Fprintf(&b, "  path = %s\n", quoteString(s.Path))
 	}
 	b.WriteString("}\n")
 	block := hclwrite.Format([]byte(b.String()))
@@ -39,19 +38,19 @@ func AddSourceBlock(src []byte, s store.Source) []byte {
 	return out.Bytes()
 }
 
-// hclString quotes s as an HCL string literal, escaping template
+// quoteString quotes s as an HCL string literal, escaping template
 // sequences so that the value is read back as written.
-func hclString(s string) string {
+func quoteString(s string) string {
 	q := strconv.Quote(s)
 	q = strings.ReplaceAll(q, "${", "$${")
 	return strings.ReplaceAll(q, "%{", "%%{")
 }
 
-// RemoveSourceBlock returns src without the source block of that name
+// CutSourceBlock returns src without the source block of that name
 // (whole lines, and one blank line next to it, so that no gap is left), and
 // whether there was one. Comments above the block stay.
-func RemoveSourceBlock(src []byte, name string) ([]byte, bool) {
-	f, diags := hclsyntax.ParseConfig(src, store.FileName, hcl.InitialPos)
+func CutSourceBlock(src []byte, name string) ([]byte, bool) {
+	f, diags := hclsyntax.ParseConfig(src, FileName, hcl.InitialPos)
 	if diags.HasErrors() {
 		return src, false
 	}
@@ -60,7 +59,7 @@ func RemoveSourceBlock(src []byte, name string) ([]byte, bool) {
 			continue
 		}
 		start := blk.TypeRange.Start.Byte
-		if ls := lineStart(src, start); isBlank(src[ls:start]) {
+		if ls := lineStart(src, start); isBlankText(src[ls:start]) {
 			start = ls
 		}
 		end := blk.CloseBraceRange.End.Byte
@@ -69,9 +68,9 @@ func RemoveSourceBlock(src []byte, name string) ([]byte, bool) {
 		} else {
 			end = len(src)
 		}
-		blankBefore := start == 0 || start >= 2 && isBlank(src[lineStart(src, start-1):start])
+		blankBefore := start == 0 || start >= 2 && isBlankText(src[lineStart(src, start-1):start])
 		switch {
-		case blankBefore && end < len(src) && isBlank(src[end:lineEndIncl(src, end)]):
+		case blankBefore && end < len(src) && isBlankText(src[end:lineEndIncl(src, end)]):
 			end = lineEndIncl(src, end) // drop the blank line after it
 		case blankBefore && end == len(src) && start > 0:
 			start = lineStart(src, start-1) // drop the blank line that would end the file
@@ -82,13 +81,6 @@ func RemoveSourceBlock(src []byte, name string) ([]byte, bool) {
 	return src, false
 }
 
-func lineStart(src []byte, at int) int {
-	for at > 0 && src[at-1] != '\n' {
-		at--
-	}
-	return at
-}
-
 // lineEndIncl returns the offset after the newline ending the line at at.
 func lineEndIncl(src []byte, at int) int {
 	if i := bytes.IndexByte(src[at:], '\n'); i >= 0 {
@@ -97,4 +89,4 @@ func lineEndIncl(src []byte, at int) int {
 	return len(src)
 }
 
-func isBlank(line []byte) bool { return len(bytes.TrimSpace(line)) == 0 }
+func isBlankText(line []byte) bool { return len(bytes.TrimSpace(line)) == 0 }

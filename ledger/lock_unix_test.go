@@ -1,5 +1,5 @@
 //go:build unix
 
-package state
+package ledger
 
 func isUnlockedPlatform() bool { return false }

@@ -1,4 +1,4 @@
-// Package state remembers what mcpsync wrote, so that it can later tell its
+// Package ledger remembers what mcpsync wrote, so that it can later tell its
 // own entries from the user's.
 //
 // The state lives in $XDG_STATE_HOME/mcpsync/state.json (written atomically,
@@ -16,7 +16,7 @@
 //
 // A process that changes client files or the state takes the advisory lock
 // (Lock) on the state directory first, so two mcpsync runs cannot interleave.
-package state
+package ledger
 
 import (
 	"crypto/sha256"

@@ -1,0 +1,218 @@
+package engine
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/desired"
+	"github.com/mcpsync/mcpsync/emitters"
+	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/ledger"
+	"github.com/mcpsync/mcpsync/store"
+)
+
+// LocateStore returns the store file that StorePath (relative to the
+// working directory), or else scope, selects, and the scope it is.
+func (e *Engine) LocateStore(scope canonical.Scope) (string, canonical.Scope) {
+	explicit := e.StorePath
+	if explicit != "" && !filepath.IsAbs(explicit) {
+		explicit = filepath.Join(e.Cwd, explicit)
+	}
+	return store.Locate(e.ProjectRoot(), e.Dirs, explicit, scope)
+}
+
+// LoadStore reads the store that StorePath, or else scope, selects. A
+// project's own mcpsync.hcl came with a repository: it is read (and later
+// written) beneath the project directory only. A file named with StorePath
+// is the user's choice, read as it is. A missing file is an empty store.
+func (e *Engine) LoadStore(scope canonical.Scope) (*store.Store, canonical.Diagnostics) {
+	path, sc := e.LocateStore(scope)
+	root := ""
+	if sc == canonical.ScopeProject && e.StorePath == "" {
+		root = filepath.Dir(path)
+	}
+	st, ds := store.LoadBeneath(path, root)
+	st.Scope = sc
+	return st, ds
+}
+
+// StoreNote names a project store found above the directory the command
+// runs for, or returns "".
+func (e *Engine) StoreNote(st *store.Store) string {
+	if st.Root == "" || !st.Exists || filepath.Clean(st.Root) == filepath.Clean(e.ProjectRoot()) {
+		return ""
+	}
+	return "using the project store " + e.StoreDisplay(st.Path)
+}
+
+// OpenStore loads the store of scope for a verb that uses it: a store with
+// errors is a *ProblemsError (nothing may be written over a broken file).
+// The diagnostics returned are its warnings, and for a project's store the
+// attributes it may not use (ProjectWarnings).
+func (e *Engine) OpenStore(scope canonical.Scope) (*store.Store, canonical.Diagnostics, error) {
+	st, ds := e.LoadStore(scope)
+	if st.Scope == canonical.ScopeProject {
+		ds = append(ds, ProjectWarnings(st)...)
+	}
+	if ds.HasErrors() {
+		return nil, ds, &ProblemsError{Diags: ds, Msg: e.StoreDisplay(st.Path) + " has errors; nothing was changed"}
+	}
+	return st, ds, nil
+}
+
+// StoreDisplay shortens a store's path for messages: ~ for the home directory.
+func (e *Engine) StoreDisplay(path string) string {
+	if home := e.Dirs.Home; home != "" {
+		if rel, err := filepath.Rel(home, path); err == nil && !strings.HasPrefix(rel, "..") {
+			return filepath.Join("~", rel)
+		}
+	}
+	return path
+}
+
+// ProjectWarnings says what a project's store may not say: a repository
+// may not send writes to another file on the user's machine (a client's
+// file attribute) nor make mcpsync run a command (a resolver plugin), so
+// only the user's own store does either.
+func ProjectWarnings(st *store.Store) canonical.Diagnostics {
+	ids := make([]string, 0, len(st.ClientFiles))
+	for id := range st.ClientFiles {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	var ds canonical.Diagnostics
+	for _, id := range ids {
+		d := canonical.Warnf("client %q: file is not used in a project's mcpsync.hcl", id)
+		d.Detail = "only your own store (" + filepath.Join("$XDG_CONFIG_HOME", "mcpsync", store.FileName) + ") moves a client's file"
+		ds = append(ds, d.At(st.ClientFiles[id].Pos))
+	}
+	for _, r := range st.Resolvers {
+		d := canonical.Warnf("resolver %q: not used in a project's mcpsync.hcl", r.Name)
+		d.Detail = "a repository may not make mcpsync run a command: only your own store (" +
+			filepath.Join("$XDG_CONFIG_HOME", "mcpsync", store.FileName) + ") declares resolver plugins"
+		ds = append(ds, d.At(r.Pos))
+	}
+	return ds
+}
+
+// UserResolvers are the resolver plugins of the user's own store: st's
+// when it is that store, never a project's.
+func (e *Engine) UserResolvers(st *store.Store) []store.Resolver {
+	if st.Scope != canonical.ScopeProject {
+		return st.Resolvers
+	}
+	user, ds := e.LoadStore(canonical.ScopeUser)
+	if ds.HasErrors() {
+		return nil
+	}
+	return user.Resolvers
+}
+
+// StateDesired reads the ledger and what the store asks for: its own
+// servers and the approved ones of its team sources.
+func (e *Engine) StateDesired(st *store.Store) (*ledger.State, *desired.Servers, error) {
+	db, err := ledger.Load(e.Dirs.State)
+	if err != nil {
+		return nil, nil, err
+	}
+	want, err := desired.Load(st, e.Dirs.State)
+	if err != nil {
+		return nil, nil, err
+	}
+	return db, want, nil
+}
+
+// SaveStore writes the store's edits like any client file: backed up under
+// the state directory (so that restore can bring the store back), refused
+// when the file changed since it was read, atomic, and beneath the project
+// for a project's store. A project's store may not receive a literal
+// secret. The caller holds the lock; st is reloaded from what was written.
+func (e *Engine) SaveStore(st *store.Store) error {
+	data := st.Bytes()
+	var before []byte
+	if st.Exists {
+		before = st.Original()
+		if before == nil {
+			before = []byte{}
+		}
+	}
+	if bytes.Equal(data, before) && (st.Exists || len(data) == 0) {
+		return nil
+	}
+	if _, ds := store.Parse(st.Path, data); ds.HasErrors() {
+		// Bytes only writes what Parse reads; reaching this is a bug.
+		return fmt.Errorf("%s: the edited store would not read back (%v); nothing was written", st.Path, ds.Err())
+	}
+	if st.Scope == canonical.ScopeProject {
+		// A project's store is shared through git: a server this edit adds
+		// or changes may not bring a literal secret into it.
+		old, _ := store.Parse(st.Path, before)
+		var ds canonical.Diagnostics
+		for _, srv := range st.Servers.Servers {
+			if prev, ok := old.Servers.Get(srv.Name); ok && canonical.Equal(prev, srv) {
+				continue
+			}
+			if d := emitters.SharedSecret(srv, st.Path); d != nil {
+				ds = append(ds, d)
+			}
+		}
+		if err := problems(ds, "nothing was written"); err != nil {
+			return err
+		}
+	}
+	return e.writeStore(st, before, data)
+}
+
+// writeStore writes data over the store st was read from (before its
+// bytes, nil when it did not exist): backed up, refused when the file
+// changed since, atomic, beneath the project for a project's store. st is
+// reloaded from what was written.
+func (e *Engine) writeStore(st *store.Store, before, data []byte) error {
+	p := emitters.PlanWrite(st.Path, st.Root, before, data)
+	if err := problems(p.Diags, "nothing was written"); err != nil {
+		return err
+	}
+	if _, err := emitters.Apply(p, e.ApplyOptions(nil)); err != nil {
+		return fmt.Errorf("%s: cannot write the store: %w", st.Path, err)
+	}
+	fresh, ds := store.LoadBeneath(st.Path, st.Root)
+	if ds.HasErrors() {
+		return fmt.Errorf("%s: the written store does not read back: %w", st.Path, ds.Err())
+	}
+	fresh.Scope = st.Scope
+	*st = *fresh
+	return nil
+}
+
+// movedClientFiles reads the file attributes of the client blocks in the
+// user's store (or StorePath): where this machine keeps a client's
+// user-scope file when it is not the default. Only the user's own store
+// moves files. A store that does not load moves nothing here: every verb
+// that writes loads it itself and refuses it with its diagnostics. open,
+// when it is that store, is used instead of reading it again.
+func (e *Engine) movedClientFiles(open *store.Store) map[string]formats.MovedFile {
+	path, _ := e.LocateStore(canonical.ScopeUser)
+	st := open
+	if st == nil || st.Path != path {
+		var ds canonical.Diagnostics
+		if st, ds = store.Load(path); ds.HasErrors() {
+			return nil
+		}
+	}
+	if len(st.ClientFiles) == 0 {
+		return nil
+	}
+	files := make(map[string]formats.MovedFile, len(st.ClientFiles))
+	for id, f := range st.ClientFiles {
+		p := f.Path
+		if rest, ok := strings.CutPrefix(p, "~/"); ok {
+			p = filepath.Join(e.Dirs.Home, rest)
+		}
+		files[id] = formats.MovedFile{Path: filepath.Clean(p), OS: f.OS}
+	}
+	return files
+}
