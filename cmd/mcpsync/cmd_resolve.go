@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/mcpsync/mcpsync/engine"
 
@@ -11,25 +10,6 @@ import (
 	"github.com/mcpsync/mcpsync/reconcile"
 	"github.com/urfave/cli/v3"
 )
-
-// knownServer reports whether the store, the state or any client file of
-// the sync knows the server.
-func knownServer(run *syncRun, name string) bool {
-	if _, ok := run.store.Servers.Get(name); ok {
-		return true
-	}
-	if run.db.Base(run.res.StorePath, name) != nil || run.db.Deleted(run.res.StorePath, name) != nil {
-		return true
-	}
-	for _, fc := range run.res.Plan.Files {
-		for _, tp := range fc.Targets {
-			if tp.Current.Index(name) >= 0 {
-				return true
-			}
-		}
-	}
-	return false
-}
 
 const resolveDescription = `Settles a sync conflict: the version of the side you name is written to the
 store and to every client, and becomes the new base. For a client, its edit is
@@ -86,23 +66,21 @@ func (a *App) resolveCommand() *cli.Command {
 
 // listConflicts merges without writing and prints the conflicts it finds.
 func (a *App) listConflicts(scope canonical.Scope) error {
-	run, err := a.planSync(a.registry(), syncRequest{scope: scope}, false)
+	a.registry()
+	run, err := a.engine().Conflicts(scope)
 	if err != nil {
 		return err
 	}
-	if run.storeDiag.HasErrors() {
-		a.printDiagnostics(run.storeDiag)
-		return reportedError{run.storeDiag.Err()}
-	}
-	if err := a.reportPlanProblems(run.res.Plan); err != nil {
+	a.report(run.StoreDiags, nil)
+	if err := a.reportPlanProblems(run.Result.Plan); err != nil {
 		return err
 	}
-	cs := run.res.Conflicts
+	cs := run.Result.Conflicts
 	if a.JSON {
 		if cs == nil {
 			cs = []reconcile.Conflict{}
 		}
-		return a.printJSON(map[string]any{"store": run.res.StorePath, "conflicts": cs})
+		return a.printJSON(map[string]any{"store": run.Result.StorePath, "conflicts": cs})
 	}
 	if len(cs) == 0 {
 		fmt.Fprintln(a.Stdout, "no open conflicts")
@@ -115,29 +93,14 @@ func (a *App) listConflicts(scope canonical.Scope) error {
 }
 
 func (a *App) runResolve(scope canonical.Scope, name, take string, dryRun bool) error {
-	reg := a.registry()
-	if take != reconcile.StoreSide {
-		ad, err := reg.Lookup(take)
-		if err != nil {
-			return usageError{Err: fmt.Errorf("--take: %w; or --take store", err)}
-		}
-		take = ad.ID()
-	}
-	req := syncRequest{scope: scope, take: map[string]string{name: take}, servers: []string{name}}
-	run, err := a.planSync(reg, req, !dryRun)
+	a.registry()
+	run, wasConflict, err := a.engine().Resolve(engine.ResolveOptions{Scope: scope, Name: name, Take: take, DryRun: dryRun})
 	if err != nil {
 		return err
 	}
-	defer run.close()
-	if run.storeDiag.HasErrors() {
-		a.printDiagnostics(run.storeDiag)
-		return reportedError{run.storeDiag.Err()}
-	}
-	r := run.res
-	if !knownServer(run, name) {
-		return fmt.Errorf("no side knows a server named %q; 'mcpsync resolve' lists the open conflicts", name)
-	}
-	wasConflict := slices.Contains(r.Settled, name)
+	defer run.Close()
+	a.report(run.StoreDiags, nil)
+	r := run.Result
 	if err := a.reportPlanProblems(r.Plan); err != nil {
 		return err
 	}
@@ -149,7 +112,7 @@ func (a *App) runResolve(scope canonical.Scope, name, take string, dryRun bool) 
 		fmt.Fprintf(a.Stderr, "dry run: %d file(s) would change; nothing was written\n", len(r.Plan.Changes()))
 		return nil
 	}
-	res, err := a.applySync(run, nil)
+	res, err := run.Apply(nil)
 	if err != nil {
 		return engine.ApplyError(err)
 	}

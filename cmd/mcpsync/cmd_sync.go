@@ -76,26 +76,22 @@ func (a *App) syncCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			req := syncRequest{scope: scope, only: clientList(cmd.StringSlice("only"))}
-			return a.runSync(req, cmd.Bool("dry-run"), cmd.Bool("exit-code"), cmd.Bool("show-secrets"))
+			return a.runSync(engine.SyncOptions{Scope: scope, Only: clientList(cmd.StringSlice("only")), DryRun: cmd.Bool("dry-run")},
+				cmd.Bool("exit-code"), cmd.Bool("show-secrets"))
 		},
 	}
 }
 
-func (a *App) runSync(req syncRequest, dryRun, exitCode, showSecrets bool) error {
-	reg := a.registry()
-	run, err := a.planSync(reg, req, !dryRun)
+func (a *App) runSync(o engine.SyncOptions, exitCode, showSecrets bool) error {
+	a.registry()
+	dryRun := o.DryRun
+	run, err := a.engine().Sync(o)
 	if err != nil {
 		return err
 	}
-	defer run.close()
-	if run.storeDiag.HasErrors() {
-		a.printDiagnostics(run.storeDiag)
-		fmt.Fprintf(a.Stderr, "mcpsync: %s has errors; nothing was synced\n", a.engine().StoreDisplay(run.store.Path))
-		return reportedError{run.storeDiag.Err()}
-	}
-	a.printDiagnostics(run.storeDiag)
-	r := run.res
+	defer run.Close()
+	a.report(run.StoreDiags, nil)
+	r := run.Result
 	if err := a.reportPlanProblems(r.Plan); err != nil {
 		if a.JSON {
 			a.printJSON(a.syncJSON(run, dryRun, showSecrets, nil))
@@ -104,7 +100,7 @@ func (a *App) runSync(req syncRequest, dryRun, exitCode, showSecrets bool) error
 	}
 	var res *emitters.Result
 	if !dryRun {
-		if res, err = a.applySync(run, nil); err != nil {
+		if res, err = run.Apply(nil); err != nil {
 			return engine.ApplyError(err)
 		}
 	}
@@ -122,7 +118,7 @@ func (a *App) runSync(req syncRequest, dryRun, exitCode, showSecrets bool) error
 		}
 	}
 	if !a.JSON {
-		if note := run.desired.PendingNote(); note != "" {
+		if note := run.Desired.PendingNote(); note != "" {
 			fmt.Fprintln(a.Stderr, "note: "+note)
 		}
 		for _, c := range r.Conflicts {

@@ -13,9 +13,7 @@ import (
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/emitters"
-	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/reconcile"
-	"github.com/mcpsync/mcpsync/sources"
 	"github.com/mcpsync/mcpsync/watch"
 	"github.com/urfave/cli/v3"
 )
@@ -47,7 +45,7 @@ Examples:
 
 // watchOptions are watch's flags.
 type watchOptions struct {
-	req      syncRequest
+	sync     engine.SyncOptions
 	debounce time.Duration
 	once     bool
 }
@@ -77,45 +75,16 @@ func (a *App) watchCommand() *cli.Command {
 			if d <= 0 || d > time.Minute {
 				return usagef("--debounce %s: use a duration between 1ms and 1m, for example 150ms", d)
 			}
-			o := watchOptions{req: syncRequest{scope: scope, only: clientList(cmd.StringSlice("only"))}, debounce: d, once: cmd.Bool("once")}
+			o := watchOptions{sync: engine.SyncOptions{Scope: scope, Only: clientList(cmd.StringSlice("only"))}, debounce: d, once: cmd.Bool("once")}
 			return a.runWatch(ctx, o)
 		},
 	}
-}
-
-// watchPaths lists the files to watch: the store and every file of the
-// scope of every client taking part, existing or not, so that a client
-// installed while mcpsync watches joins in.
-func (a *App) watchPaths(reg *formats.Registry, o watchOptions) ([]string, error) {
-	adapters := reg.All()
-	if len(o.req.only) > 0 {
-		var err error
-		if adapters, _, err = a.engine().SelectClients(o.req.only); err != nil {
-			return nil, err
-		}
-	}
-	paths := []string{a.syncStorePath(o.req.scope)}
-	if o.req.scope == canonical.ScopeUser {
-		// The team sources' pulls and approvals: an approval reaches the
-		// clients while watch runs, as the next export would take it.
-		paths = append(paths, filepath.Join(a.Dirs.State, sources.RecordsFile))
-	}
-	env := a.engine().FormatsEnv(a.GOOS, "", nil)
-	for _, ad := range adapters {
-		for _, loc := range formats.Locate(ad, env) {
-			if loc.Scope == o.req.scope && !slices.Contains(paths, loc.Path) {
-				paths = append(paths, loc.Path)
-			}
-		}
-	}
-	return paths, nil
 }
 
 // watcher is one run of watch: the reconcile wired to the file watcher.
 type watcher struct {
 	a    *App
 	o    watchOptions
-	reg  *formats.Registry
 	w    *watch.Watcher
 	seen map[string]bool // warnings already printed
 	// onCycle, when set (by tests), is told after each reconcile whether it
@@ -124,18 +93,18 @@ type watcher struct {
 }
 
 func (a *App) runWatch(ctx context.Context, o watchOptions) error {
-	reg := a.registry()
-	paths, err := a.watchPaths(reg, o)
+	a.registry()
+	paths, err := a.engine().WatchPaths(o.sync.Scope, o.sync.Only)
 	if err != nil {
 		return err
 	}
-	wr := &watcher{a: a, o: o, reg: reg, seen: map[string]bool{}}
+	wr := &watcher{a: a, o: o, seen: map[string]bool{}}
 	return wr.run(ctx, paths)
 }
 
 func (wr *watcher) run(ctx context.Context, paths []string) error {
 	a := wr.a
-	wr.o.req.views = reconcile.NewViewCache() // clients do not change while mcpsync runs
+	wr.o.sync.Views = reconcile.NewViewCache() // clients do not change while mcpsync runs
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	w, err := watch.New(paths, watch.Options{Debounce: wr.o.debounce, OnError: func(err error) {
@@ -147,7 +116,7 @@ func (wr *watcher) run(ctx context.Context, paths []string) error {
 	defer w.Close()
 	wr.w = w
 	fmt.Fprintf(a.Stderr, "watching %d files for the %s scope (store %s); syncing %s after the last change; Ctrl-C stops\n",
-		len(paths), wr.o.req.scope, a.engine().StoreDisplay(paths[0]), wr.o.debounce)
+		len(paths), wr.o.sync.Scope, a.engine().StoreDisplay(paths[0]), wr.o.debounce)
 	w.Kick() // the first sync brings everything in step
 	err = w.Run(ctx, func(ctx context.Context, b watch.Batch) error {
 		did, err := wr.cycle(b)
@@ -176,25 +145,25 @@ func (wr *watcher) logf(format string, args ...any) {
 // and nothing is synced until the next change; an empty file takes no part.
 func (wr *watcher) cycle(b watch.Batch) (bool, error) {
 	a := wr.a
-	run, err := a.planSync(wr.reg, wr.o.req, true)
+	run, err := a.engine().PlanSync(wr.o.sync)
 	if err != nil {
 		return false, watch.NotReady(err, b.Paths...)
 	}
-	defer run.close()
+	defer run.Close()
 	// A file that changed in this batch and does not parse (or is empty) is
 	// most likely being written: try again. One that was already so is
 	// simply broken: say so now.
 	retry := func(files []string) bool {
 		return !b.Last && slices.ContainsFunc(files, func(f string) bool { return slices.Contains(b.Paths, filepath.Clean(f)) })
 	}
-	if run.storeDiag.HasErrors() {
-		if retry([]string{run.store.Path}) {
-			return false, watch.NotReady(run.storeDiag.Err(), run.store.Path)
+	if run.StoreDiags.HasErrors() {
+		if retry([]string{run.Store.Path}) {
+			return false, watch.NotReady(run.StoreDiags.Err(), run.Store.Path)
 		}
-		wr.printNew(run.storeDiag)
-		return false, fmt.Errorf("%s has errors; waiting for the next change", a.engine().StoreDisplay(run.store.Path))
+		wr.printNew(run.StoreDiags)
+		return false, fmt.Errorf("%s has errors; waiting for the next change", a.engine().StoreDisplay(run.Store.Path))
 	}
-	r := run.res
+	r := run.Result
 	if errs := r.Plan.Diags.Errors(); len(errs) > 0 {
 		if retry(errorFiles(errs)) {
 			return false, watch.NotReady(errs.Err(), errorFiles(errs)...)
@@ -228,8 +197,8 @@ func (wr *watcher) cycle(b watch.Batch) (bool, error) {
 		}
 	}
 	wr.printNew(r.Plan.Diags)
-	fresh := r.NewConflicts(run.db)
-	if _, err := a.applySync(run, wr.w.Expect); err != nil {
+	fresh := r.NewConflicts(run.State)
+	if _, err := run.Apply(wr.w.Expect); err != nil {
 		for _, fc := range r.Plan.Changes() {
 			wr.w.Refresh(fc.Path)
 		}

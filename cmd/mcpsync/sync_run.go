@@ -1,57 +1,21 @@
 package main
 
-// Shared code of sync, resolve and watch: plan a reconcile, apply it,
-// print what it did.
+// Shared code of sync, resolve and watch: print what a reconcile did.
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/mcpsync/mcpsync/engine"
 
 	"github.com/mcpsync/mcpsync/canonical"
-	"github.com/mcpsync/mcpsync/desired"
 	"github.com/mcpsync/mcpsync/emitters"
 	"github.com/mcpsync/mcpsync/emitters/unidiff"
-	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/ledger"
 	"github.com/mcpsync/mcpsync/reconcile"
-	"github.com/mcpsync/mcpsync/store"
 	"github.com/urfave/cli/v3"
 )
-
-// syncWriteHook, when set (by tests), is told which files a sync is about
-// to write, right before it writes them.
-var syncWriteHook func(paths []string)
-
-// syncRequest says what one reconcile covers.
-type syncRequest struct {
-	scope canonical.Scope
-	// only names the clients taking part (--only); empty is every client
-	// of the scope whose file exists.
-	only    []string
-	take    map[string]string
-	servers []string
-	// views, when set, is kept across syncs (watch).
-	views *reconcile.ViewCache
-}
-
-// syncRun is a planned reconcile, ready to print or apply.
-type syncRun struct {
-	res       *reconcile.Result
-	db        *ledger.State
-	lock      *ledger.Lock
-	store     *store.Store
-	storeDiag canonical.Diagnostics
-	// desired is the store's servers and its team sources' approved ones.
-	desired *desired.Servers
-}
-
-func (r *syncRun) close() { r.lock.Unlock() }
 
 func syncScopeFlag() *cli.StringFlag {
 	return &cli.StringFlag{Name: "scope", Value: "user",
@@ -73,100 +37,6 @@ func parseSyncScope(cmd *cli.Command) (canonical.Scope, error) {
 	}
 }
 
-// syncTargets returns the client sections of the scope: every client, or
-// those named, each at the file mcpsync writes for that scope.
-func (a *App) syncTargets(reg *formats.Registry, scope canonical.Scope, only []string) ([]emitters.Target, map[string]bool, error) {
-	adapters := reg.All()
-	named := map[string]bool{}
-	if len(only) > 0 {
-		var all bool
-		var err error
-		if adapters, all, err = a.engine().SelectClients(only); err != nil {
-			return nil, nil, err
-		}
-		if !all {
-			for _, ad := range adapters {
-				named[ad.ID()] = true
-			}
-		}
-	}
-	targets, _ := engine.ExportTargets(adapters, a.engine().FormatsEnv(a.GOOS, "", nil), scope, false)
-	return targets, named, nil
-}
-
-// syncStorePath is the store the scope syncs with (--store wins).
-func (a *App) syncStorePath(scope canonical.Scope) string {
-	path, _ := a.engine().LocateStore(scope)
-	return path
-}
-
-// planSync loads the store and the state and plans the reconcile. With
-// lock, the state lock is held until close, so that another mcpsync waits
-// rather than interleaving. A store with errors is returned in storeDiag
-// (and no plan).
-func (a *App) planSync(reg *formats.Registry, req syncRequest, lock bool) (*syncRun, error) {
-	targets, named, err := a.syncTargets(reg, req.scope, req.only)
-	if err != nil {
-		return nil, err
-	}
-	run := &syncRun{}
-	if lock {
-		if run.lock, err = a.engine().Lock(); err != nil {
-			return nil, err
-		}
-	}
-	st, ds := a.loadStore(engine.StoreScope(req.scope))
-	run.store, run.storeDiag = st, ds
-	if ds.HasErrors() {
-		return run, nil
-	}
-	// Team-source servers take part as export writes them: read-only.
-	if run.db, run.desired, err = a.engine().StateDesired(st); err != nil {
-		run.close()
-		return nil, err
-	}
-	run.res = reconcile.Plan(reconcile.Options{
-		Store: st, Targets: targets, State: run.db, Named: named,
-		Take: req.take, Servers: req.servers, Views: req.views,
-		Encode: formats.EncodeOptions{OS: a.GOOS}, Desired: run.desired,
-	})
-	// A source never pulled, or a name taken twice: said with the plan's
-	// own warnings (watch says each once).
-	run.res.Plan.Diags = append(run.res.Plan.Diags, run.desired.Diags...)
-	run.res.Plan.Diags.Sort()
-	return run, nil
-}
-
-// applySync writes the plan and records the outcome in the ledger. expect,
-// when set, is told each file's new bytes right before it is written (watch
-// ignores the events of its own writes).
-func (a *App) applySync(run *syncRun, expect func(path string, data []byte)) (*emitters.Result, error) {
-	p := run.res.Plan
-	ao := a.engine().ApplyOptions(run.db)
-	ao.BeforeWrite = func(paths []string) {
-		if expect != nil {
-			for _, fc := range p.Changes() {
-				expect(fc.Path, fc.After)
-			}
-		}
-		if syncWriteHook != nil {
-			syncWriteHook(paths)
-		}
-	}
-	res, err := emitters.Apply(p, ao)
-	if err != nil {
-		return nil, err
-	}
-	before, _ := json.Marshal(run.db)
-	run.res.Record(run.db, time.Now().UTC())
-	if after, _ := json.Marshal(run.db); !bytes.Equal(before, after) {
-		if err := run.db.Save(); err != nil {
-			return res, fmt.Errorf("the files were written, but %w; the next sync may see old changes again", err)
-		}
-	}
-	return res, nil
-}
-
 // syncJSON is the --json form of a sync.
 type syncJSON struct {
 	DryRun    bool                 `json:"dryRun"`
@@ -181,8 +51,8 @@ type syncJSON struct {
 	Result    *emitters.Result     `json:"result,omitempty"`
 }
 
-func (a *App) syncJSON(run *syncRun, dryRun, showSecrets bool, res *emitters.Result) syncJSON {
-	r := run.res
+func (a *App) syncJSON(run *engine.SyncRun, dryRun, showSecrets bool, res *emitters.Result) syncJSON {
+	r := run.Result
 	out := syncJSON{DryRun: dryRun, Changed: r.Changed(), Store: r.StorePath, Servers: r.Outcomes,
 		Conflicts: r.Conflicts, Skipped: r.Skipped, Files: []fileJSON{}, Result: res}
 	if out.Servers == nil {

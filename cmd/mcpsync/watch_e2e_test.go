@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/engine"
 	"github.com/mcpsync/mcpsync/internal/xdg"
 	"github.com/mcpsync/mcpsync/ledger"
 	"github.com/mcpsync/mcpsync/watch"
@@ -90,9 +91,8 @@ func newWatchEnv(tb testing.TB) *watchEnv {
 	getenv := func(k string) string { return env[k] }
 	e.app = &App{Stdin: strings.NewReader(""), Stdout: e.stdout, Stderr: e.stderr, Getenv: getenv,
 		LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
-		Dirs:      xdg.Resolve(getenv), Cwd: home, GOOS: runtime.GOOS}
-	syncWriteHook = func(paths []string) { e.writes.Add(int64(len(paths))) }
-	tb.Cleanup(func() { syncWriteHook = nil })
+		Dirs:      xdg.Resolve(getenv), Cwd: home, GOOS: runtime.GOOS,
+		Hooks: engine.Hooks{BeforeSyncWrite: func(paths []string) { e.writes.Add(int64(len(paths))) }}}
 	return e
 }
 
@@ -126,10 +126,10 @@ func (e *watchEnv) read(rel string) string {
 
 func (e *watchEnv) startWatch(debounce time.Duration, once bool) {
 	e.tb.Helper()
-	o := watchOptions{req: syncRequest{scope: canonical.ScopeUser}, debounce: debounce, once: once}
-	wr := &watcher{a: e.app, o: o, reg: e.app.registry(), seen: map[string]bool{},
+	o := watchOptions{sync: engine.SyncOptions{Scope: canonical.ScopeUser}, debounce: debounce, once: once}
+	wr := &watcher{a: e.app, o: o, seen: map[string]bool{},
 		onCycle: func(wrote bool) { e.cycles <- wrote }}
-	paths, err := e.app.watchPaths(wr.reg, o)
+	paths, err := e.app.engine().WatchPaths(canonical.ScopeUser, nil)
 	if err != nil {
 		e.tb.Fatal(err)
 	}
@@ -292,12 +292,12 @@ func TestWatch200RapidEdits(t *testing.T) {
 			t.Errorf("%s does not end with the last edit alone:\n%s", r, data)
 		}
 	}
-	run, err := e.app.planSync(e.app.registry(), syncRequest{scope: canonical.ScopeUser}, false)
+	run, err := e.app.engine().Sync(engine.SyncOptions{Scope: canonical.ScopeUser, DryRun: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if run.res.Changed() || len(run.res.Outcomes) > 0 || len(run.res.Conflicts) > 0 {
-		t.Errorf("not converged: %+v %+v", run.res.Outcomes, run.res.Conflicts)
+	if r := run.Result; r.Changed() || len(r.Outcomes) > 0 || len(r.Conflicts) > 0 {
+		t.Errorf("not converged: %+v %+v", r.Outcomes, r.Conflicts)
 	}
 }
 
@@ -382,7 +382,7 @@ func TestWatchOnce(t *testing.T) {
 	e := newWatchEnv(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	once := watchOptions{req: syncRequest{scope: canonical.ScopeUser}, debounce: 30 * time.Millisecond, once: true}
+	once := watchOptions{sync: engine.SyncOptions{Scope: canonical.ScopeUser}, debounce: 30 * time.Millisecond, once: true}
 	// the first sync at start propagates the store: --once ends there
 	if err := e.app.runWatch(ctx, once); err != nil {
 		t.Fatal(err)
