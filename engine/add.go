@@ -57,6 +57,7 @@ func (r *AddRun) Close() {
 // (and then nothing at all is written), an identical one is left alone.
 // The resolver adds through it too.
 func (e *Engine) Add(o AddOptions) (*AddRun, error) {
+	o.Scope = orUser(o.Scope)
 	run := &AddRun{e: e, o: o}
 	if !o.DryRun {
 		lock, err := e.Lock()

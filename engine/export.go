@@ -81,6 +81,7 @@ func (e *Engine) Export(o ExportOptions) (*ExportRun, error) {
 	if len(o.Servers) > 0 && o.Prune {
 		return nil, Usagef("--prune removes what the store no longer has; it takes no server names (got %q)", o.Servers[0])
 	}
+	o.Scope = orUser(o.Scope)
 	if o.GOOS == "" {
 		o.GOOS = e.GOOS
 	}
@@ -124,6 +125,7 @@ func (e *Engine) Export(o ExportOptions) (*ExportRun, error) {
 // write, locked), into run: add --to plans with the servers it is about
 // to save, before anything is written.
 func (e *Engine) planExport(run *ExportRun, o ExportOptions, st *store.Store, adapters []formats.Adapter, fromAll bool) error {
+	o.Scope = orUser(o.Scope)
 	if o.GOOS == "" {
 		o.GOOS = e.GOOS
 	}

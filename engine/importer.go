@@ -125,6 +125,7 @@ func (e *Engine) Import(o ImportOptions) (*ImportRun, error) {
 	if err != nil {
 		return nil, UsageError{Err: err}
 	}
+	o.Scope = orUser(o.Scope)
 	run := &ImportRun{e: e, o: o, Client: ad}
 	if !o.DryRun {
 		// Held from reading the client's file to the last write.

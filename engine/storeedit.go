@@ -36,6 +36,7 @@ func (r *StoreEdit) Apply() error { return r.e.SaveStore(r.Store) }
 // editStore takes the lock (not for a dry run) and opens the store of
 // scope, so that the lock is held from reading the store to its save.
 func (e *Engine) editStore(scope canonical.Scope, dryRun bool) (*StoreEdit, error) {
+	scope = orUser(scope)
 	r := &StoreEdit{e: e}
 	if !dryRun {
 		lock, err := e.Lock()

@@ -62,6 +62,14 @@ func ForeignWithoutHome(goos string) error {
 		"or set the client's file in your store: client \"ID\" { file = \"…\", os = %q }; nothing was written", goos, example, goos)
 }
 
+// orUser is scope, or the user scope when none is given.
+func orUser(scope canonical.Scope) canonical.Scope {
+	if scope == "" {
+		return canonical.ScopeUser
+	}
+	return scope
+}
+
 // StoreScope is the store a client scope pairs with: the user store feeds
 // user files and Claude Code's local (per-project, private) scope; the
 // project's mcpsync.hcl feeds the project's files.
