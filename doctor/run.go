@@ -301,22 +301,17 @@ type scopeRank struct {
 	rule  string
 }
 
-// precedence is each client's documented rule for a name in several
-// scopes. Clients not listed are assumed to let a project's file win
-// over the user's, which is what every documented client does.
-var precedence = map[string]scopeRank{
-	"claude-code": {[]canonical.Scope{canonical.ScopeManaged, canonical.ScopeLocal, canonical.ScopeProject, canonical.ScopeUser},
-		"Claude Code uses local over project over user (a managed file, when present, replaces them all)"},
-	"kiro": {[]canonical.Scope{canonical.ScopeProject, canonical.ScopeUser}, "Kiro's workspace file wins on a name clash"},
-	"roo":  {[]canonical.Scope{canonical.ScopeProject, canonical.ScopeUser}, "Roo Code's project server wins on a name clash"},
-}
-
 var defaultPrecedence = scopeRank{[]canonical.Scope{canonical.ScopeManaged, canonical.ScopeLocal, canonical.ScopeProject, canonical.ScopeUser},
 	"%s does not document it; mcpsync assumes the project's file wins over the user's, as in the clients that do"}
 
-func rankOf(client string) scopeRank {
-	if r, ok := precedence[client]; ok {
-		return r
+// rankOf is the client's documented rule for a name in several scopes
+// (its spec's precedence), else the rule every documented client follows:
+// a project's file wins over the user's.
+func rankOf(ad formats.Adapter) scopeRank {
+	if p, ok := ad.(formats.Precedencer); ok {
+		if order, rule := p.Precedence(); len(order) > 0 {
+			return scopeRank{order, rule}
+		}
 	}
 	return defaultPrecedence
 }
@@ -340,7 +335,7 @@ func duplicates(entries []entry) []Finding {
 		if len(g) < 2 {
 			continue
 		}
-		rank := rankOf(k.client)
+		rank := rankOf(g[0].client)
 		winner := g[0]
 		for _, e := range g[1:] {
 			if better(rank, e, winner) {

@@ -100,3 +100,32 @@ func (e *Engine) existingScopeFile(ad formats.Adapter, scope canonical.Scope) *f
 	}
 	return nil
 }
+
+// FileClient names the client whose file path is on this machine (any of
+// its scopes), so that a file the user names (add --file) is read as that
+// client reads it.
+func (e *Engine) FileClient(path string) (formats.Adapter, formats.Location, bool) {
+	path = e.AbsPath(path)
+	real := path
+	if r, err := filepath.EvalSymlinks(path); err == nil {
+		real = r
+	}
+	env := e.FormatsEnv(e.GOOS, "", nil)
+	for _, ad := range e.Registry().All() {
+		locs := formats.Locate(ad, env)
+		for _, loc := range locs {
+			if loc.Path != path && loc.Path != real {
+				continue
+			}
+			for _, other := range locs {
+				if other.Path == loc.Path && other.Project != loc.Project {
+					// One file, a section per project (~/.claude.json): the
+					// paste reader reads every section.
+					return nil, formats.Location{}, false
+				}
+			}
+			return ad, loc, true
+		}
+	}
+	return nil, formats.Location{}, false
+}

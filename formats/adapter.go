@@ -22,6 +22,7 @@ package formats
 import (
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -321,8 +322,12 @@ func (r *Registry) Lookup(id string) (Adapter, error) {
 	if a, ok := r.byID[id]; ok {
 		return a, nil
 	}
-	if real, ok := aliases[strings.ToLower(id)]; ok {
-		if a, ok := r.byID[real]; ok {
+	lower := strings.ToLower(id)
+	if a, ok := r.byID[lower]; ok {
+		return a, nil
+	}
+	for _, a := range r.adapters {
+		if al, ok := a.(Aliaser); ok && slices.Contains(al.Aliases(), lower) {
 			return a, nil
 		}
 	}
@@ -346,21 +351,6 @@ func (r *Registry) ids() []string {
 	}
 	sort.Strings(ids)
 	return ids
-}
-
-// aliases are other names users type for a client.
-var aliases = map[string]string{
-	"claude":         "claude-code",
-	"claudecode":     "claude-code",
-	"claude-desktop": "claude-desktop",
-	"desktop":        "claude-desktop",
-	"code":           "vscode",
-	"vs-code":        "vscode",
-	"codex-cli":      "codex",
-	"gemini-cli":     "gemini",
-	"qwen-code":      "qwen",
-	"copilot-cli":    "copilot",
-	"roo-code":       "roo",
 }
 
 // Locate returns the client's locations on env's machine, with the file

@@ -1,6 +1,10 @@
 package formats
 
-import "github.com/mcpsync/mcpsync/canonical"
+import (
+	"time"
+
+	"github.com/mcpsync/mcpsync/canonical"
+)
 
 // View is srv as the client at loc reads it back once written: encoded
 // alone into a new file and decoded again. What the client cannot express
@@ -94,4 +98,51 @@ func ShapeLocation(ad Adapter, env Env, scope canonical.Scope) Location {
 		return locs[0]
 	}
 	return Location{Client: ad.ID(), Scope: scope}
+}
+
+// Shape is how a client's files spell their servers, as far as reading a
+// paste of them needs: where the servers are, how a transport and a
+// reference are written, what a url without a type means, and the unit of
+// the client's plain timeout key. The adapters are the one home of these
+// facts; the paste reader takes them from here (Shaper) rather than keep
+// tables of its own.
+type Shape struct {
+	Client string
+	// Servers are the paths of the server maps from the top of a file
+	// ("mcpServers"; "projects", "*", "mcpServers" for a map per project).
+	Servers [][]string
+	Dialect canonical.Dialect
+	// Types maps each "type" spelling the client writes or reads, in lower
+	// case, to its transport.
+	Types map[string]canonical.Transport
+	// URLWithoutType is what a url without a type means: "http", "sse",
+	// "auto" (the client detects it; read as http) or "invalid".
+	URLWithoutType string
+	// Timeouts are the client's timeout keys: the unit of each, and
+	// whether it bounds start-up rather than a tool call.
+	Timeouts map[string]Timeout
+}
+
+// Timeout is one timeout key of a client.
+type Timeout struct {
+	Unit    time.Duration
+	Startup bool
+}
+
+// Shaper is an adapter that describes its Shape.
+type Shaper interface {
+	Shape() Shape
+}
+
+// Aliaser is an adapter that other names also find (Registry.Lookup):
+// "claude" for claude-code, "code" for vscode.
+type Aliaser interface {
+	Aliases() []string
+}
+
+// Precedencer is an adapter whose client documents which of its scopes
+// wins when one server name is in several: order lists the scopes, the
+// winning one first; rule says it in a sentence.
+type Precedencer interface {
+	Precedence() (order []canonical.Scope, rule string)
 }

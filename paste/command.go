@@ -162,7 +162,7 @@ func FromFlags(name string, argv []string, f Flags) (canonical.Server, canonical
 	case f.URL != "":
 		srv = canonical.Server{Name: name, Transport: canonical.HTTP, URL: respell(f.URL)}
 		if f.Transport != "" {
-			t, ok := transportSpellings[strings.ToLower(f.Transport)]
+			t, ok := known().spellings[strings.ToLower(f.Transport)]
 			switch {
 			case !ok:
 				fail("transport", acceptedTransports, "unknown transport %q", f.Transport)

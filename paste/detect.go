@@ -10,7 +10,7 @@ const (
 	synJSON            // an object or an array, JSON or JSONC
 	synFragment        // `"name": {…}` members without the outer braces
 	synTOML            // a Codex config.toml or a piece of it
-	synYAML            // `key: value`; recognised to say it is not supported
+	synYAML            // `key: value`, `- item` or `---`: Continue's and Goose's files
 )
 
 // detect looks past a byte-order mark, blank space and comments at the first
@@ -37,6 +37,8 @@ func detect(data []byte) (syntax, int) {
 		return synFragment, i
 	case c == '\'':
 		return synTOML, i
+	case c == '-' && (i+1 == len(data) || data[i+1] == ' ' || data[i+1] == '\n' || bytes.HasPrefix(data[i:], []byte("---"))):
+		return synYAML, i // a list item, or a document start
 	case isBareKeyByte(c):
 		j := i
 		for j < len(data) && (isBareKeyByte(data[j]) || data[j] == '.' || data[j] == ' ' || data[j] == '\t') {

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/formats"
 )
 
 // Options tune Parse.
@@ -18,6 +19,15 @@ type Options struct {
 	// (${API_KEY}), each with a warning: for what a person pastes from a
 	// README. A client's own file keeps what is there.
 	ExampleValues bool
+	// Client, when set, is the client whose file this is (add --file of a
+	// client's own file, add --from): a file that client reads is read as
+	// its adapter reads it, quirks included (Qwen's "type": "http" beside a
+	// url, Claude Desktop's mcp-remote bridges); anything else, as a paste
+	// in that client's spellings, dialect and timeout units.
+	Client string
+	// Location is where the client keeps the file (its scope and section),
+	// for Client; zero means the client's user-scope file.
+	Location formats.Location
 }
 
 // Parse reads whatever a user pasted into canonical servers. It never
@@ -29,8 +39,10 @@ func Parse(data []byte, opts Options) (canonical.Set, canonical.Diagnostics) {
 	if file == "" {
 		file = "<stdin>"
 	}
-	syn, off := detect(data)
-	start := newLineIndex(file, data, 0).pos(off)
+	if set, ds, ok := asTheClientReads(data, file, opts.Client, opts); ok {
+		return set, ds
+	}
+	syn, _ := detect(data)
 	var root *node
 	var ds canonical.Diagnostics
 	if off := tooDeep(data); off >= 0 && syn != synEmpty {
@@ -41,12 +53,10 @@ func Parse(data []byte, opts Options) (canonical.Set, canonical.Diagnostics) {
 	switch syn {
 	case synEmpty:
 		d := canonical.Errorf("empty input: there is no server to read")
-		d.Detail = "paste a JSON, JSONC or TOML snippet, for example {\"mcpServers\": {\"github\": {\"command\": \"npx\", \"args\": [\"-y\", \"@modelcontextprotocol/server-github\"]}}}"
+		d.Detail = "paste a JSON, JSONC, TOML or YAML snippet, for example {\"mcpServers\": {\"github\": {\"command\": \"npx\", \"args\": [\"-y\", \"@modelcontextprotocol/server-github\"]}}}"
 		return canonical.Set{}, canonical.Diagnostics{d.At(canonical.Pos{File: file, Line: 1, Column: 1})}
 	case synYAML:
-		d := canonical.Errorf("this looks like YAML, which cannot be pasted yet")
-		d.Detail = "paste the JSON, JSONC or TOML form of the servers"
-		return canonical.Set{}, canonical.Diagnostics{d.At(start)}
+		root, ds = parseYAML(data, file)
 	case synTOML:
 		root, ds = parseTOML(data, file)
 	default:
@@ -55,7 +65,17 @@ func Parse(data []byte, opts Options) (canonical.Set, canonical.Diagnostics) {
 	if root == nil {
 		return canonical.Set{}, ds
 	}
-	entries, found := findEntries(root, syn == synTOML, opts.Name)
+	if opts.Client == "" && syn != synFragment {
+		// A whole file whose shape names its client (Codex's TOML, VS
+		// Code's "servers", Zed's "context_servers", …) is read as that
+		// client reads it, when it does.
+		if client := soleClient(root, syn); client != "" {
+			if set, ds, ok := asTheClientReads(data, file, client, opts); ok {
+				return set, ds
+			}
+		}
+	}
+	entries, found := findEntries(root, syn, opts)
 	ds = append(ds, found...)
 	if found.HasErrors() {
 		return canonical.Set{}, ds
@@ -78,12 +98,8 @@ func Parse(data []byte, opts Options) (canonical.Set, canonical.Diagnostics) {
 		d := canonical.Errorf("no server to add")
 		d.Detail = "every entry was left out; see the warnings above"
 		ds = append(ds, d.At(root.pos))
-	case opts.Name != "" && len(set.Servers) == 1:
-		set.Servers[0].Name = opts.Name
-	case opts.Name != "" && len(set.Servers) > 1:
-		d := canonical.Errorf("a name was given for one server, but the input holds %d: %s", len(set.Servers), strings.Join(set.Names(), ", "))
-		d.Detail = "leave out --name: each server is named by its key"
-		ds = append(ds, d.At(root.pos))
+	default:
+		ds = append(ds, rename(&set, opts.Name, root.pos)...)
 	}
 	for _, d := range set.Validate() {
 		if !unreadable[d.Server] || strings.HasPrefix(d.Summary, "duplicate") {
@@ -91,4 +107,19 @@ func Parse(data []byte, opts Options) (canonical.Set, canonical.Diagnostics) {
 		}
 	}
 	return set, ds
+}
+
+// rename gives the one server of set the name the user chose; for several
+// servers that is an error.
+func rename(set *canonical.Set, name string, at canonical.Pos) canonical.Diagnostics {
+	switch {
+	case name == "":
+	case len(set.Servers) == 1:
+		set.Servers[0].Name = name
+	case len(set.Servers) > 1:
+		d := canonical.Errorf("a name was given for one server, but the input holds %d: %s", len(set.Servers), strings.Join(set.Names(), ", "))
+		d.Detail = "leave out --name: each server is named by its key"
+		return canonical.Diagnostics{d.At(at)}
+	}
+	return nil
 }

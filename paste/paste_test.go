@@ -121,6 +121,8 @@ func TestParseShapes(t *testing.T) {
 		in:   `"mcpServers": {"fetch": {"command": "uvx", "args": ["mcp-server-fetch"]}}`,
 		want: []string{`{"name":"fetch","transport":"stdio","command":"uvx","args":["mcp-server-fetch"]}`},
 	}, {
+		// A whole config.toml is read as Codex reads it (the env_vars with a
+		// source stay for Codex, as its adapter keeps them).
 		name: "Codex TOML",
 		in: `model = "gpt-5"
 
@@ -153,7 +155,7 @@ callback_port = 8765
 approval_mode = "approve"
 `,
 		want: []string{
-			`{"name":"full","transport":"stdio","command":"npx","args":["-y","@modelcontextprotocol/server-everything"],"env":{"API_KEY":"xxx","HOME":"${HOME}","PATH":"${PATH}"},"cwd":"/tmp","disabled":true,"toolsAllow":["echo","add"],"toolsDeny":["add"],"startupTimeout":20000000000,"toolTimeout":60500000000}`,
+			`{"name":"full","transport":"stdio","command":"npx","args":["-y","@modelcontextprotocol/server-everything"],"env":{"API_KEY":"xxx","HOME":"${HOME}","PATH":"${PATH}"},"cwd":"/tmp","disabled":true,"toolsAllow":["echo","add"],"toolsDeny":["add"],"startupTimeout":20000000000,"toolTimeout":60500000000,"extra":{"codex":{"env_vars":["HOME",{"name":"PATH","source":"local"}]}}}`,
 			`{"name":"web","transport":"http","url":"https://example.com/mcp","headers":{"Authorization":"Bearer ${MY_TOKEN}","X-From-Env":"${MY_HEADER_ENV}","X-Static":"v"},"startupTimeout":15000000000,"auth":{"oauth":{"clientId":"cid","scopes":["read","write"],"callbackPort":8765,"resource":"https://example.com/res"}},"extra":{"codex":{"tools":{"echo":{"approval_mode":"approve"}}}}}`,
 		},
 	}, {
@@ -281,7 +283,7 @@ func TestParseRepairs(t *testing.T) {
 		name:  "references a Codex file would not expand",
 		in:    "[mcp_servers.a]\ncommand = \"x\"\nenv = { T = \"${TOKEN}\" }\n",
 		want:  []string{`{"name":"a","transport":"stdio","command":"x","env":{"T":"${TOKEN}"}}`},
-		diags: []string{`3:13 warning: Codex does not expand ${TOKEN}`},
+		diags: []string{`3:9 warning: Codex passes ${TOKEN} literally`},
 	}, {
 		name:  "--name renames the one server",
 		in:    `{"mcpServers": {"fetch": {"command": "uvx"}}}`,
@@ -301,7 +303,8 @@ func TestParseErrors(t *testing.T) {
 			diags: []string{"2:24 error: malformed JSON: invalid character ','"}},
 		{name: "malformed JSON fragment", in: "\"a\": {\"command\": \"x\"\n\"b\": 1", diags: []string{"2:1 error: malformed JSON"}},
 		{name: "malformed TOML", in: "[mcp_servers.a]\ncommand = \n", diags: []string{"2:11 error: malformed TOML"}},
-		{name: "YAML", in: "mcpServers:\n  a: {}\n", diags: []string{"1:1 error: this looks like YAML"}},
+		{name: "YAML server of nothing", in: "mcpServers:\n  a: {}\n", diags: []string{"2:3 error: server has neither a command nor a url"}},
+		{name: "malformed YAML", in: "mcpServers:\n  - name: a\n    command: [x\n", diags: []string{"2:1 error: malformed YAML"}},
 		{name: "no servers", in: `{"theme": "dark"}`, diags: []string{"1:1 error: no MCP servers found"}},
 		{name: "empty wrapper", in: `{"mcpServers": {}}`, diags: []string{`1:2 error: "mcpServers" holds no servers`}},
 		{name: "wrapper of the wrong kind", in: `{"mcpServers": "x"}`, diags: []string{`1:16 error: "mcpServers" must be an object`}},

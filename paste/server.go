@@ -2,8 +2,10 @@ package paste
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -12,81 +14,8 @@ import (
 	"github.com/mcpsync/mcpsync/internal/secrets"
 )
 
-// transportSpellings maps every spelling of a transport that some client
-// writes to the canonical transport. Keys are lower case.
-var transportSpellings = map[string]canonical.Transport{
-	"stdio":           canonical.Stdio,
-	"local":           canonical.Stdio, // OpenCode, Copilot CLI
-	"http":            canonical.HTTP,
-	"streamable-http": canonical.HTTP, // Claude Code (accepted), Roo, Continue, Copilot CLI
-	"streamablehttp":  canonical.HTTP, // Cline
-	"streamable_http": canonical.HTTP, // Goose, codex mcp list --json
-	"remote":          canonical.HTTP, // OpenCode (it falls back to SSE by itself)
-	"sse":             canonical.SSE,
-}
-
 const acceptedTransports = `use "stdio", "http" (streamable HTTP) or "sse"; ` +
 	`also read: "local", "remote", "streamable-http", "streamableHttp", "streamable_http"`
-
-// nativeTypes are the non-canonical transport spellings that are a client's
-// own, so reading them is not a repair worth a warning. Only a client the
-// wrapper names counts: in the shared mcpServers shape, "local" may be
-// Copilot's, but Claude Code would reject it, so it is reported.
-var nativeTypes = map[string]map[string]bool{
-	"opencode": {"local": true, "remote": true},
-	"copilot":  {"local": true, "streamable-http": true},
-	"cline":    {"streamableHttp": true},
-	"roo":      {"streamable-http": true},
-	"continue": {"streamable-http": true},
-	"goose":    {"streamable_http": true},
-}
-
-// urlMeansHTTP are the clients for which a url without a type is streamable
-// HTTP by definition. Elsewhere a bare url is invalid (Claude Code), SSE
-// (Qwen, Cline) or guessed, so reading it as HTTP is a repair.
-var urlMeansHTTP = map[string]bool{"codex": true, "zed": true, "amp": true}
-
-// strictDialect are the clients whose shape names them for certain, so a
-// reference spelled for another client is worth a warning: they would have
-// passed it on literally.
-var strictDialect = map[string]bool{"codex": true, "opencode": true, "vscode": true}
-
-func dialectFor(client string) canonical.Dialect {
-	switch client {
-	case "vscode":
-		return canonical.DialectVSCode
-	case "cursor", "windsurf", "roo":
-		return canonical.DialectEnvColon
-	case "opencode":
-		return canonical.DialectBraceEnv
-	case "gemini":
-		return canonical.DialectShell
-	case "codex":
-		return canonical.DialectNone
-	case "continue":
-		return canonical.DialectContinue
-	case "zed":
-		return canonical.DialectCanonical
-	}
-	return canonical.DialectDollar
-}
-
-// timeoutUnits says how each client's plain "timeout" key is meant. A
-// client missing here (Claude Code: the unit is not documented) keeps the
-// key verbatim in Extra.
-var timeoutUnits = map[string]struct {
-	unit    time.Duration
-	startup bool // bounds start-up and tool listing rather than a call
-}{
-	"gemini":   {time.Millisecond, false},
-	"qwen":     {time.Millisecond, false},
-	"copilot":  {time.Millisecond, false},
-	"opencode": {time.Millisecond, true},
-	"cline":    {time.Second, false},
-	"roo":      {time.Second, false},
-	"zed":      {time.Second, false},
-	"goose":    {time.Second, false},
-}
 
 // signature names the client an entry was written for, from keys only that
 // client uses, so that its unknown keys land in the right Extra.
@@ -190,40 +119,77 @@ func (r *serverReader) exampleValues(m *member, values map[string]string, header
 	}
 	for i := range m.val.members {
 		sub := &m.val.members[i]
-		v := values[sub.key]
-		if strings.Contains(v, "$") {
-			continue // a reference, or a shell variable this client does not expand: the user's either way
-		}
-		scheme, cred, hasScheme := strings.Cut(v, " ")
-		if !hasScheme || !header {
-			scheme, cred = "", v
-		}
-		if !secrets.IsExample(cred) {
+		ref, name := exampleRef(r.e.name, sub.key, values[sub.key], header)
+		if ref == "" {
 			continue
-		}
-		name := sub.key // an env key names its variable; a header, the server's and its own
-		if header {
-			word := sub.key
-			if strings.EqualFold(word, "authorization") {
-				word = "token"
-			}
-			name = secrets.VarName(r.e.name + "_" + word)
-		}
-		if !canonical.IsVarName(name) {
-			continue
-		}
-		ref := "${" + name + "}"
-		if scheme != "" {
-			ref = scheme + " " + ref
 		}
 		values[sub.key] = ref
-		what := "env"
-		if header {
-			what = "header"
-		}
-		r.warnAt(sub.val.pos, m.key+"."+sub.key, "set "+name+" in the environment your clients start from, or edit the server to give the value",
-			"%s %s holds an example value, not a real one; stored as %s", what, sub.key, ref)
+		r.warnAt(sub.val.pos, m.key+"."+sub.key, exampleDetail(name), "%s", exampleSummary(sub.key, ref, header))
 	}
+}
+
+// exampleRef is the reference that stands for an example value v of an env
+// key or a header (and the variable it names), or "" when v is not one.
+func exampleRef(server, key, v string, header bool) (ref, name string) {
+	if strings.Contains(v, "$") {
+		return "", "" // a reference, or a shell variable this client does not expand: the user's either way
+	}
+	scheme, cred, hasScheme := strings.Cut(v, " ")
+	if !hasScheme || !header {
+		scheme, cred = "", v
+	}
+	if !secrets.IsExample(cred) {
+		return "", ""
+	}
+	name = key // an env key names its variable; a header, the server's and its own
+	if header {
+		word := key
+		if strings.EqualFold(word, "authorization") {
+			word = "token"
+		}
+		name = secrets.VarName(server + "_" + word)
+	}
+	if !canonical.IsVarName(name) {
+		return "", ""
+	}
+	ref = "${" + name + "}"
+	if scheme != "" {
+		ref = scheme + " " + ref
+	}
+	return ref, name
+}
+
+func exampleSummary(key, ref string, header bool) string {
+	what := "env"
+	if header {
+		what = "header"
+	}
+	return fmt.Sprintf("%s %s holds an example value, not a real one; stored as %s", what, key, ref)
+}
+
+func exampleDetail(name string) string {
+	return "set " + name + " in the environment your clients start from, or edit the server to give the value"
+}
+
+// exampleServerValues is exampleValues for a server a client's adapter
+// read: the same references, warned at the server.
+func exampleServerValues(srv *canonical.Server) canonical.Diagnostics {
+	var ds canonical.Diagnostics
+	for _, part := range []struct {
+		values map[string]string
+		field  string
+		header bool
+	}{{srv.Env, "env", false}, {srv.Headers, "headers", true}} {
+		for _, k := range slices.Sorted(maps.Keys(part.values)) {
+			if ref, name := exampleRef(srv.Name, k, part.values[k], part.header); ref != "" {
+				part.values[k] = ref
+				d := canonical.Warnf("%s", exampleSummary(k, ref, part.header))
+				d.Detail, d.Server, d.Field = exampleDetail(name), srv.Name, part.field+"."+k
+				ds = append(ds, d.At(srv.Origin))
+			}
+		}
+	}
+	return ds
 }
 
 // readServer turns one entry into a canonical server. skip is true for an
@@ -246,11 +212,11 @@ func readServer(e entry, examples bool) (srv canonical.Server, skip bool, ds can
 		members = append(flat, t.members...)
 	}
 	r.client = e.client
-	r.strict = strictDialect[e.client]
+	r.strict = known().strict(e.client)
 	if r.client == "" {
 		r.client = signature(members)
 	}
-	r.dialect = dialectFor(r.client)
+	r.dialect = known().dialect(r.client)
 
 	seen := map[string]canonical.Pos{}
 	for i := range members {
@@ -588,9 +554,9 @@ func (r *serverReader) finish() {
 		}
 	}
 	if m := r.timeout; m != nil {
-		if u, ok := timeoutUnits[r.client]; ok {
-			if d, ok := r.duration(m, u.unit); ok {
-				if u.startup {
+		if u, ok := known().timeout(r.client); ok {
+			if d, ok := r.duration(m, u.Unit); ok {
+				if u.Startup {
 					r.srv.StartupTimeout = d
 				} else {
 					r.srv.ToolTimeout = d
@@ -644,12 +610,12 @@ func (r *serverReader) finishCommand() {
 
 func (r *serverReader) finishTransport() {
 	if r.hasType {
-		t, ok := transportSpellings[strings.ToLower(r.typeText)]
+		t, ok := known().spellings[strings.ToLower(r.typeText)]
 		if !ok {
 			r.errorAt(r.typePos, "type", acceptedTransports, "unknown transport %q", r.typeText)
 			return
 		}
-		if r.typeText != string(t) && !nativeTypes[r.e.client][r.typeText] {
+		if r.typeText != string(t) && !known().native(r.e.client, r.typeText) {
 			r.warnAt(r.typePos, "type", "", "transport %q read as %q%s", r.typeText, t, transportNote(t))
 		}
 		r.srv.Transport = t
@@ -670,7 +636,7 @@ func (r *serverReader) finishTransport() {
 		switch {
 		case r.urlKey == "serverUrl":
 			r.warnAt(r.urlPos, "url", `set "type": "sse" if this is an SSE server`, "\"serverUrl\" without a type is read as the url of a streamable HTTP server")
-		case !urlMeansHTTP[r.e.client]:
+		case !known().urlMeansHTTP(r.e.client):
 			r.warnAt(r.urlPos, "type", `set "type": "sse" if this is an SSE server`, "a url without a type is read as streamable HTTP")
 		}
 	}

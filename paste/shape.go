@@ -19,18 +19,6 @@ type entry struct {
 	client string
 }
 
-// wrappers are the top-level keys under which clients keep their servers,
-// with the client each one identifies ("" for a shape many clients share).
-// "mcp" (OpenCode, or VS Code settings when it holds "servers") and
-// "projects" (~/.claude.json) are handled apart.
-var wrappers = map[string]string{
-	"mcpServers":      "", // Claude Code, Claude Desktop, Cursor, Gemini, Windsurf, Kiro, Cline, Roo, ...
-	"amp.mcpServers":  "amp",
-	"servers":         "vscode",
-	"context_servers": "zed",
-	"mcp_servers":     "codex",
-}
-
 // shapesHelp is what the user can paste, for the "no servers found" error.
 const shapesHelp = `paste one of: {"mcpServers": {…}}, {"servers": {…}} (VS Code), {"mcp": {…}} (OpenCode), ` +
 	`{"context_servers": {…}} (Zed), [mcp_servers.NAME] tables (Codex TOML), a map of servers ` +
@@ -38,11 +26,20 @@ const shapesHelp = `paste one of: {"mcpServers": {…}}, {"servers": {…}} (VS 
 
 // findEntries locates the servers in a parsed document, whatever shape the
 // user pasted.
-func findEntries(root *node, toml bool, name string) ([]entry, canonical.Diagnostics) {
-	defaultClient := ""
-	if toml {
+func findEntries(root *node, syn syntax, opts Options) ([]entry, canonical.Diagnostics) {
+	name := opts.Name
+	// The client a shape several clients share stands for: the one named,
+	// else the one whose files are in that syntax (Codex writes TOML;
+	// Continue's and Goose's YAML files are told apart by their keys).
+	defaultClient := opts.Client
+	switch {
+	case defaultClient != "":
+	case syn == synTOML:
 		defaultClient = "codex"
+	case syn == synYAML:
+		defaultClient = "continue"
 	}
+	toml := syn == synTOML || syn == synYAML
 	switch root.kind {
 	case kArray:
 		return listEntries(root, defaultClient, "the list")
@@ -57,7 +54,7 @@ func findEntries(root *node, toml bool, name string) ([]entry, canonical.Diagnos
 	var ds canonical.Diagnostics
 	found := false
 	for _, m := range root.members {
-		client, isWrapper := wrappers[m.key]
+		client, isWrapper := known().wrappers[m.key]
 		switch {
 		case m.key == "mcp" && m.val.kind == kObject:
 			found = true
@@ -79,11 +76,11 @@ func findEntries(root *node, toml bool, name string) ([]entry, canonical.Diagnos
 			}
 		case isWrapper:
 			found = true
-			if client == "" && toml {
-				client = defaultClient
-			}
-			if client == "" && root.has("projects") {
+			if client == "" && root.has("projects") && opts.Client == "" {
 				client = "claude-code" // the top level of ~/.claude.json
+			}
+			if client == "" && (toml || opts.Client != "") {
+				client = defaultClient
 			}
 			es, d := mapEntries(m.val, client, `"`+m.key+`"`, m.keyPos)
 			out, ds = append(out, es...), append(ds, d...)
@@ -233,7 +230,7 @@ func looksLikeServer(obj *node) bool {
 		return true
 	}
 	if t := obj.get("type"); t != nil && t.kind == kString {
-		_, ok := transportSpellings[strings.ToLower(t.text)]
+		_, ok := known().spellings[strings.ToLower(t.text)]
 		return ok
 	}
 	return false

@@ -108,7 +108,14 @@ func (a *App) runAdd(ctx context.Context, cmd *cli.Command) error {
 			return err
 		}
 		var set canonical.Set
-		set, ds = paste.Parse(data, paste.Options{File: name, Name: cmd.String("name"), ExampleValues: true})
+		po := paste.Options{File: name, Name: cmd.String("name"), ExampleValues: true}
+		if file != "" && file != "-" {
+			// A client's own file is read as that client reads it.
+			if ad, loc, ok := a.engine().FileClient(file); ok {
+				po.Client, po.Location = ad.ID(), loc
+			}
+		}
+		set, ds = paste.Parse(data, po)
 		servers = set.Servers
 		if name == "<stdin>" {
 			sources = map[string][]byte{name: data}

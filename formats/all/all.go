@@ -6,8 +6,10 @@
 package all
 
 import (
-	"github.com/mcpsync/mcpsync/canonical"
 	"path/filepath"
+	"sync"
+
+	"github.com/mcpsync/mcpsync/canonical"
 
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/formats/cline"
@@ -90,3 +92,18 @@ func NewRegistry(opts Options) *formats.Registry {
 // plain is a built-in client that its spec describes entirely. Its spec is
 // parsed on first use.
 func plain(id string) formats.Adapter { return spec.BuiltinAdapter(id, nil) }
+
+// builtinShapes is Shapes' answer, computed once.
+var builtinShapes = sync.OnceValue(func() []formats.Shape {
+	var out []formats.Shape
+	for _, ad := range NewRegistry(Options{}).All() {
+		if s, ok := ad.(formats.Shaper); ok {
+			out = append(out, s.Shape())
+		}
+	}
+	return out
+})
+
+// Shapes are the Shapes of the built-in clients, in id order: how each
+// spells its servers, for reading a paste of any of them.
+func Shapes() []formats.Shape { return builtinShapes() }

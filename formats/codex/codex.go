@@ -27,6 +27,8 @@
 package codex
 
 import (
+	"time"
+
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/formats/internal/adapterkit"
@@ -84,3 +86,19 @@ func (adapter) Locations(env formats.Env) []formats.Location {
 	}
 	return locs
 }
+
+// Shape implements formats.Shaper: [mcp_servers.NAME] tables, no type key
+// (a url is streamable HTTP), no references expanded in the strings, and
+// the timeout keys in seconds (startup also in milliseconds).
+func (adapter) Shape() formats.Shape {
+	return formats.Shape{Client: ID, Servers: [][]string{{"mcp_servers"}}, Dialect: canonical.DialectNone,
+		Types: map[string]canonical.Transport{}, URLWithoutType: "http",
+		Timeouts: map[string]formats.Timeout{
+			"startup_timeout_sec": {Unit: time.Second, Startup: true},
+			"startup_timeout_ms":  {Unit: time.Millisecond, Startup: true},
+			"tool_timeout_sec":    {Unit: time.Second},
+		}}
+}
+
+// Aliases implements formats.Aliaser.
+func (adapter) Aliases() []string { return []string{"codex-cli"} }

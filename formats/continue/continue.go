@@ -17,6 +17,8 @@
 package continuedev
 
 import (
+	"time"
+
 	"go.yaml.in/yaml/v3"
 
 	"github.com/mcpsync/mcpsync/canonical"
@@ -84,4 +86,14 @@ func (adapter) Locations(env formats.Env) []formats.Location {
 		})
 	}
 	return locs
+}
+
+// Shape implements formats.Shaper: a list under mcpServers (or a block
+// file of its own), ${{ secrets.X }} references, and connectionTimeout in
+// milliseconds.
+func (adapter) Shape() formats.Shape {
+	return formats.Shape{Client: ID, Servers: [][]string{{"mcpServers"}}, Dialect: canonical.DialectContinue,
+		Types:          map[string]canonical.Transport{"stdio": canonical.Stdio, "sse": canonical.SSE, "streamable-http": canonical.HTTP},
+		URLWithoutType: "http",
+		Timeouts:       map[string]formats.Timeout{"connectionTimeout": {Unit: time.Millisecond, Startup: true}}}
 }

@@ -16,6 +16,8 @@
 package goose
 
 import (
+	"time"
+
 	"go.yaml.in/yaml/v3"
 
 	"strings"
@@ -109,4 +111,13 @@ func disallowed(k string) bool {
 		}
 	}
 	return false
+}
+
+// Shape implements formats.Shaper: extensions, each with a type, and one
+// timeout in seconds.
+func (adapter) Shape() formats.Shape {
+	return formats.Shape{Client: ID, Servers: [][]string{{"extensions"}}, Dialect: dialect,
+		Types:          map[string]canonical.Transport{"stdio": canonical.Stdio, "streamable_http": canonical.HTTP, "sse": canonical.SSE},
+		URLWithoutType: "invalid",
+		Timeouts:       map[string]formats.Timeout{"timeout": {Unit: time.Second}}}
 }

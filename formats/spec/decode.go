@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
@@ -120,9 +121,25 @@ func (a *Adapter) duplicateKey(t target, n jsonedit.Node, path []string) *canoni
 	return atNode(d, t, keys[0])
 }
 
-// wrapperKeys are the server map keys clients use; finding another client's
-// key where this one's is missing is worth a warning.
-var wrapperKeys = []string{"mcpServers", "servers", "mcp", "context_servers", "mcp_servers", "amp.mcpServers"}
+// wrapperKeys are the server map keys clients use, from the built-in specs
+// (and Codex's mcp_servers, whose adapter is Go, for a TOML table pasted as
+// JSON); finding another client's key where this one's is missing is worth
+// a warning.
+var wrapperKeys = sync.OnceValue(func() []string {
+	keys := []string{"mcp_servers"}
+	for _, id := range BuiltinIDs() {
+		s, err := Builtin(id)
+		if err != nil {
+			continue
+		}
+		for _, p := range s.Shape().Servers {
+			if len(p) > 0 && p[0] != "projects" && !slices.Contains(keys, p[0]) {
+				keys = append(keys, p[0])
+			}
+		}
+	}
+	return keys
+})
 
 func (a *Adapter) misplaced(t target, root jsonedit.Node) canonical.Diagnostics {
 	var looksLikeServers []string
@@ -136,7 +153,7 @@ func (a *Adapter) misplaced(t target, root jsonedit.Node) canonical.Diagnostics 
 		d.Detail = "a plugin's .mcp.json keeps its servers at the top; " + a.spec.DisplayName + " reads them under \"" + t.servers[0] + "\", so mcpsync imports nothing from this file"
 		return canonical.Diagnostics{atNode(d, t, root)}
 	}
-	for _, k := range wrapperKeys {
+	for _, k := range wrapperKeys() {
 		if k == t.servers[0] {
 			continue
 		}

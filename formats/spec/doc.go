@@ -32,6 +32,10 @@
 //	  windows_cmd      = true             # write npx-style commands as cmd /c npx ... for
 //	                                      # a Windows target (the client spawns without a shell)
 //	  key_order        = ["type", "command", "args"]  # keys of a new entry, first
+//	  aliases          = ["myed"]         # other names --to and --from accept
+//	  precedence       = ["project", "user"]  # the client's documented winner when a
+//	                                      # name is in several scopes, first wins
+//	  precedence_note  = "My Editor's project file wins on a name clash"
 //
 //	  location "user" {                   # scope: user | project | local | managed
 //	    os          = ["linux", "darwin"] # default: every OS

@@ -39,6 +39,10 @@ type clientSchema struct {
 	TypeRequired      bool           `hcl:"type_required,optional"`
 	KeyOrder          []string       `hcl:"key_order,optional"`
 	AllowOutsideHome  bool           `hcl:"allow_outside_home,optional"`
+	Aliases           []string       `hcl:"aliases,optional"`
+	Precedence        []string       `hcl:"precedence,optional"`
+	PrecedenceRange   hcl.Range      `hcl:"precedence,attr_value_range"`
+	PrecedenceNote    string         `hcl:"precedence_note,optional"`
 
 	Locations  []locationSchema  `hcl:"location,block"`
 	Fields     *fieldsSchema     `hcl:"fields,block"`
@@ -144,6 +148,13 @@ type Spec struct {
 	AllowOutsideHome bool
 	// Plugin says the spec came from the user's clients.d, not the binary.
 	Plugin bool
+	// Aliases are other names users type for the client ("claude").
+	Aliases []string
+	// Precedence is the client's documented order for a server name in
+	// several scopes, the winning scope first; PrecedenceNote says it in a
+	// sentence. Empty: not documented.
+	Precedence     []canonical.Scope
+	PrecedenceNote string
 
 	servers hcl.Expression
 	// File is where the spec was read: "builtin/cursor.hcl" or a plugin path.
@@ -291,7 +302,14 @@ func build(c *clientSchema, file string, src []byte) (*Spec, canonical.Diagnosti
 	s := &Spec{
 		ID: c.ID, DisplayName: c.DisplayName, Format: formats.Format(c.Format), Quirks: c.Quirks,
 		WindowsCmd: c.WindowsCmd, URLWithoutType: c.URLWithoutType, TypeRequired: c.TypeRequired, KeyOrder: c.KeyOrder, AllowOutsideHome: c.AllowOutsideHome,
-		servers: c.Servers, File: file, Source: src,
+		servers: c.Servers, File: file, Source: src, Aliases: c.Aliases, PrecedenceNote: c.PrecedenceNote,
+	}
+	for _, sc := range c.Precedence {
+		if !oneOf(sc, string(canonical.ScopeManaged), string(canonical.ScopeLocal), string(canonical.ScopeProject), string(canonical.ScopeUser)) {
+			ck.errf(c.PrecedenceRange, "list scopes: managed, local, project, user, the winning one first", "unknown scope %q in precedence", sc)
+			continue
+		}
+		s.Precedence = append(s.Precedence, canonical.Scope(sc))
 	}
 	if !idPattern.MatchString(c.ID) {
 		ck.errf(c.IDRange, "use lowercase letters, digits and hyphens, like \"my-editor\"", "invalid client id %q", c.ID)

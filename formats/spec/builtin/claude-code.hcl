@@ -6,6 +6,9 @@
 # no final newline, "type": "stdio" on stdio entries, and rejects comments.
 client "claude-code" {
   display_name     = "Claude Code"
+  aliases          = ["claude", "claudecode"]
+  precedence       = ["managed", "local", "project", "user"]
+  precedence_note  = "Claude Code uses local over project over user (a managed file, when present, replaces them all)"
   format           = "json"
   placeholders     = "dollar" # ${VAR} and ${VAR:-default}
   servers          = ["mcpServers"]

@@ -5,6 +5,7 @@
 # otherwise skips them with a warning. Nothing in the file is expanded.
 client "claude-desktop" {
   display_name = "Claude Desktop"
+  aliases      = ["desktop"]
   format       = "json"
   placeholders = "none"
   servers      = ["mcpServers"]

@@ -20,6 +20,7 @@
 # args, cwd, url and headers are resolved; ${VAR} is what its users write.
 client "copilot" {
   display_name     = "Copilot CLI"
+  aliases          = ["copilot-cli"]
   format           = "json"
   placeholders     = "dollar"
   servers          = ["mcpServers"]

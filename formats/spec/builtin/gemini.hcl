@@ -13,6 +13,7 @@
 # mcpsync does not write: a disabled server is not written, with a warning.
 client "gemini" {
   display_name     = "Gemini CLI"
+  aliases          = ["gemini-cli"]
   format           = "json-comments"
   placeholders     = "shell" # $VAR, ${VAR}, ${VAR:-default}
   servers          = ["mcpServers"]

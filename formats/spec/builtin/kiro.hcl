@@ -6,6 +6,8 @@
 # kept as it is. A url is detected as streamable HTTP or SSE.
 client "kiro" {
   display_name = "Kiro"
+  precedence   = ["project", "user"]
+  precedence_note = "Kiro's workspace file wins on a name clash"
   format       = "json"
   placeholders = "dollar"
   servers      = ["mcpServers"]

@@ -7,6 +7,7 @@
 # stamps a file it creates (the Go quirk).
 client "qwen" {
   display_name     = "Qwen Code"
+  aliases          = ["qwen-code"]
   format           = "json-comments"
   placeholders     = "shell-no-default" # $VAR, ${VAR}
   servers          = ["mcpServers"]

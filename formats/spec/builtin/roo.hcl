@@ -7,6 +7,9 @@
 # are kept as they are. ${env:VAR} and ${workspaceFolder} are expanded.
 client "roo" {
   display_name     = "Roo Code"
+  aliases      = ["roo-code"]
+  precedence   = ["project", "user"]
+  precedence_note = "Roo Code's project server wins on a name clash"
   format           = "json"
   placeholders     = "env-colon"
   servers          = ["mcpServers"]

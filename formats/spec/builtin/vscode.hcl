@@ -5,6 +5,7 @@
 # settings.json under "mcp"; mcpsync reads them there but does not write them.
 client "vscode" {
   display_name     = "VS Code"
+  aliases          = ["code", "vs-code"]
   format           = "jsonc"
   placeholders     = "vscode" # ${env:VAR}, ${input:id}, editor variables
   servers          = ["servers"]
