@@ -2,19 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/mcpsync/mcpsync/canonical"
-	"github.com/mcpsync/mcpsync/desired"
 	"github.com/mcpsync/mcpsync/doctor"
-	"github.com/mcpsync/mcpsync/internal/safefile"
-	"github.com/mcpsync/mcpsync/store"
+	"github.com/mcpsync/mcpsync/engine"
 	"github.com/urfave/cli/v3"
 )
 
@@ -71,57 +64,21 @@ func (a *App) doctorCommand() *cli.Command {
 }
 
 func (a *App) runDoctor(clients, scopes []string, fix bool) error {
-	reg := a.registry()
-	var ids []string
-	for _, c := range clients {
-		ad, err := reg.Lookup(c)
-		if err != nil {
-			return usageError{Err: err}
-		}
-		ids = append(ids, ad.ID())
-	}
-	var sc []canonical.Scope
+	a.registry()
+	o := engine.DoctorOptions{Clients: clients, Fix: fix}
 	for _, s := range scopes {
-		switch s := canonical.Scope(s); s {
-		case canonical.ScopeUser, canonical.ScopeProject, canonical.ScopeLocal:
-			sc = append(sc, s)
-		default:
-			return usagef("--scope %q: use user, project or local", string(s))
+		o.Scopes = append(o.Scopes, canonical.Scope(s))
+	}
+	res, err := a.engine().Doctor(o)
+	if res != nil && !a.JSON {
+		for _, f := range res.Fixed {
+			fmt.Fprintf(a.Stdout, "%s  %s: %s\n", a.paint(false, styleGreen, "fixed"), a.engine().Display(f.Path), f.Action)
 		}
 	}
-	teamSet, teamSource := a.teamServers()
-	opts := doctor.Options{
-		Registry:   reg,
-		Env:        a.engine().FormatsEnv(a.GOOS, "", nil),
-		LookupEnv:  a.LookupEnv,
-		Stores:     a.doctorStores(),
-		StateDir:   a.Dirs.State,
-		Clients:    ids,
-		Scopes:     sc,
-		Team:       teamSet,
-		TeamSource: teamSource,
+	if err != nil {
+		return err
 	}
-	rep := doctor.Run(opts)
-	var fixed []doctorFix
-	if fix {
-		lock, err := a.engine().Lock()
-		if err != nil {
-			return err
-		}
-		fixed, err = fixFindings(rep.Findings)
-		lock.Unlock()
-		if len(fixed) > 0 {
-			rep = doctor.Run(opts) // what is left
-		}
-		if !a.JSON {
-			for _, f := range fixed {
-				fmt.Fprintf(a.Stdout, "%s  %s: %s\n", a.paint(false, styleGreen, "fixed"), a.engine().Display(f.Path), f.Action)
-			}
-		}
-		if err != nil {
-			return err
-		}
-	}
+	rep := res.Report
 	if a.JSON {
 		byKind := rep.ByKind()
 		out := map[string]any{
@@ -131,7 +88,7 @@ func (a *App) runDoctor(clients, scopes []string, fix bool) error {
 				"info": rep.Count(doctor.SevInfo), "byKind": byKind},
 		}
 		if fix {
-			out["fixed"] = append([]doctorFix{}, fixed...)
+			out["fixed"] = append([]engine.DoctorFix{}, res.Fixed...)
 		}
 		err := a.printJSON(out)
 		if err == nil && rep.HasErrors() {
@@ -151,8 +108,8 @@ func (a *App) runDoctor(clients, scopes []string, fix bool) error {
 		}
 	}
 	summary := fmt.Sprintf("checked %d file(s) of %d client(s) holding %d server(s)", files, len(clientsSeen), servers)
-	if n := len(a.doctorStores()); n > 0 {
-		summary += fmt.Sprintf(", and %d store(s)", n)
+	if res.Stores > 0 {
+		summary += fmt.Sprintf(", and %d store(s)", res.Stores)
 	}
 	e, w, i := rep.Count(doctor.SevError), rep.Count(doctor.SevWarning), rep.Count(doctor.SevInfo)
 	if e+w+i == 0 {
@@ -164,73 +121,6 @@ func (a *App) runDoctor(clients, scopes []string, fix bool) error {
 		return reportedError{fmt.Errorf("doctor found %d error(s)", e)}
 	}
 	return nil
-}
-
-// doctorFix is one change doctor --fix made.
-type doctorFix struct {
-	Kind   doctor.Kind `json:"kind"`
-	Path   string      `json:"path"`
-	Action string      `json:"action"`
-}
-
-// fixFindings fixes the findings that need no decision from the user: a
-// file or directory holding secrets that others can read loses its group
-// and other permissions (the owner's stay), and a temporary file a killed
-// mcpsync left behind is removed (doctor lists only those whose writer is
-// gone). Everything else (a literal secret, drift, a parse error) needs a
-// choice, which the finding's fix line describes.
-func fixFindings(findings []doctor.Finding) ([]doctorFix, error) {
-	var fixed []doctorFix
-	done := map[string]bool{}
-	for _, f := range findings {
-		if f.File == "" || done[f.File] {
-			continue
-		}
-		switch f.Kind {
-		case doctor.WorldReadableSecret:
-			// A project's file is changed beneath the project only: a link
-			// in a repository never makes doctor change a file outside it.
-			fi, err := safefile.Stat(f.File, f.Root)
-			if err != nil {
-				return fixed, fmt.Errorf("cannot fix %s: %w", f.File, err)
-			}
-			mode := fi.Mode().Perm() &^ 0o077
-			if err := safefile.Chmod(f.File, f.Root, mode); err != nil {
-				return fixed, fmt.Errorf("cannot fix %s: %w; run chmod go-rwx on it yourself", f.File, err)
-			}
-			fixed = append(fixed, doctorFix{f.Kind, f.File, fmt.Sprintf("mode %04o, was %04o (only you can read it now)", mode, fi.Mode().Perm())})
-		case doctor.LeftoverTempFile:
-			if err := safefile.Remove(f.File, f.Root); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return fixed, fmt.Errorf("cannot remove %s: %w", f.File, err)
-			}
-			fixed = append(fixed, doctorFix{f.Kind, f.File, "removed the temporary file a killed mcpsync left"})
-		default:
-			continue
-		}
-		done[f.File] = true
-	}
-	return fixed, nil
-}
-
-// doctorStores are the stores that exist: --store, or the user store and
-// the project's.
-func (a *App) doctorStores() []doctor.StoreFile {
-	root := a.engine().ProjectRoot()
-	if !filepath.IsAbs(root) {
-		root = filepath.Join(a.Cwd, root)
-	}
-	var out []doctor.StoreFile
-	if a.StorePath != "" {
-		p, sc := store.Locate(root, a.Dirs, a.StorePath, canonical.ScopeUser)
-		return []doctor.StoreFile{{Path: p, Scope: sc}}
-	}
-	for _, scope := range []canonical.Scope{canonical.ScopeUser, canonical.ScopeProject} {
-		p, sc := store.Locate(root, a.Dirs, "", scope)
-		if _, err := os.Stat(p); err == nil && !slices.ContainsFunc(out, func(s doctor.StoreFile) bool { return s.Path == p }) {
-			out = append(out, doctor.StoreFile{Path: p, Scope: sc})
-		}
-	}
-	return out
 }
 
 // printFinding writes one finding the way diagnostics are written, with
@@ -262,31 +152,4 @@ func (a *App) printFinding(f doctor.Finding) {
 			fmt.Fprintln(a.Stdout, "    fix: "+l)
 		}
 	}
-}
-
-// teamServers returns the user store's team-source servers in effect and
-// their sources, for doctor to compare clients with; none when the store
-// does not load (doctor reports why) or has no source.
-func (a *App) teamServers() (canonical.Set, map[string]string) {
-	explicit := a.StorePath
-	if explicit != "" && !filepath.IsAbs(explicit) {
-		explicit = filepath.Join(a.Cwd, explicit)
-	}
-	path, sc := store.Locate(a.engine().ProjectRoot(), a.Dirs, explicit, canonical.ScopeUser)
-	st, ds := store.Load(path)
-	if ds.HasErrors() || len(st.Sources) == 0 {
-		return canonical.Set{}, nil
-	}
-	st.Scope = sc
-	d, err := desired.Load(st, a.Dirs.State)
-	if err != nil {
-		return canonical.Set{}, nil
-	}
-	var set canonical.Set
-	for _, srv := range d.Set.Servers {
-		if _, ok := d.FromSource[srv.Name]; ok {
-			set.Servers = append(set.Servers, srv)
-		}
-	}
-	return set, d.FromSource
 }

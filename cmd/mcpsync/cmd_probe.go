@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -12,10 +11,7 @@ import (
 	"github.com/mcpsync/mcpsync/engine"
 
 	"github.com/mcpsync/mcpsync/canonical"
-	"github.com/mcpsync/mcpsync/internal/suggest"
-	"github.com/mcpsync/mcpsync/paste"
 	"github.com/mcpsync/mcpsync/probe"
-	"github.com/mcpsync/mcpsync/store"
 	"github.com/urfave/cli/v3"
 )
 
@@ -81,26 +77,17 @@ func (a *App) probeCommand() *cli.Command {
 
 // probeRun is what the probe command was asked to do.
 type probeRun struct {
-	names      []string
-	from, file string
-	scope      canonical.Scope
-	strict     bool
-	require    map[string][]string
-	opts       probe.Options
+	engine.ProbeOptions
+	strict bool
 }
 
 func (a *App) probeOptions(cmd *cli.Command) (probeRun, error) {
-	r := probeRun{names: cmd.Args().Slice(), from: cmd.String("from"), file: cmd.String("file"), strict: cmd.Bool("strict")}
-	var err error
-	if r.scope, err = parseScope(cmd); err != nil {
-		return r, err
+	scope, err := parseScope(cmd)
+	if err != nil {
+		return probeRun{}, err
 	}
-	if r.from == "" && r.scope == canonical.ScopeLocal {
-		return r, usagef("--scope local names Claude Code's per-project section; use it with --from claude-code")
-	}
-	if r.from != "" && a.StorePath != "" {
-		return r, usagef("--from reads a client's files and --store a store file; choose one")
-	}
+	r := probeRun{ProbeOptions: engine.ProbeOptions{Names: cmd.Args().Slice(), From: cmd.String("from"), File: cmd.String("file"), Scope: scope},
+		strict: cmd.Bool("strict")}
 	if cmd.Duration("timeout") <= 0 {
 		return r, usagef("--timeout must be positive, for example 30s or 2m")
 	}
@@ -110,13 +97,13 @@ func (a *App) probeOptions(cmd *cli.Command) (probeRun, error) {
 	if cmd.Int("retries") < 0 {
 		return r, usagef("--retries must be 0 or more")
 	}
-	r.require = map[string][]string{}
+	require := map[string][]string{}
 	for _, spec := range cmd.StringSlice("require-tools") {
 		name, tools, err := probe.ParseRequirement(spec)
 		if err != nil {
 			return r, usageError{Err: err}
 		}
-		r.require[name] = append(r.require[name], tools...)
+		require[name] = append(require[name], tools...)
 	}
 	var transports []canonical.Transport
 	for _, t := range clientList(cmd.StringSlice("transport")) {
@@ -126,128 +113,48 @@ func (a *App) probeOptions(cmd *cli.Command) (probeRun, error) {
 		}
 		transports = append(transports, tr)
 	}
-	project := a.engine().ProjectRoot()
-	if !filepath.IsAbs(project) {
-		project = filepath.Join(a.Cwd, project)
-	}
-	r.opts = probe.Options{
+	r.Probe = probe.Options{
 		InheritEnv:    cmd.Bool("inherit-env"),
 		Timeout:       cmd.Duration("timeout"),
 		Parallel:      int(cmd.Int("parallel")),
 		Retries:       int(cmd.Int("retries")),
-		RequireTools:  r.require,
-		ProjectDir:    project,
-		Getenv:        a.LookupEnv,
-		Home:          a.Dirs.Home,
+		RequireTools:  require,
 		Transports:    transports,
 		ClientVersion: version,
 	}
 	return r, nil
 }
 
-// probeServers reads the servers the run is about: from a pasted file, a
-// client's files, or the store. own says whether they are the user's own
-// (the user store, a client's user or local file) rather than a
-// project's or a snippet's: only those may run in a cwd outside the
-// project.
-func (a *App) probeServers(r probeRun) (servers []canonical.Server, source string, own bool, err error) {
-	servers, source, err = a.readProbeServers(r)
-	switch {
-	case r.from != "":
-		own = r.scope != canonical.ScopeProject
-	case r.file != "":
-		own = false
-	default:
-		_, sc := a.engine().LocateStore(engine.StoreScope(r.scope))
-		own = sc == canonical.ScopeUser
-	}
-	return servers, source, own, err
-}
-
-// defaultSyntax spells a reference with a default in the syntax of the
-// file the probed servers come from: the store's env("X", "value"), a
-// client's own (none for Codex or Cursor), a pasted snippet's ${X:-value}.
-func (a *App) defaultSyntax(r probeRun) func(name string) (string, bool) {
-	switch {
-	case r.from != "":
-		if ad, err := a.registry().Lookup(r.from); err == nil {
-			d := canonical.Dialects[ad.Capabilities().Dialect]
-			return func(n string) (string, bool) { return d.WithDefault(n, "value") }
-		}
-	case r.file == "":
-		return func(n string) (string, bool) { return store.DefaultRef(n, "value"), true }
-	}
-	return nil
-}
-
-func (a *App) readProbeServers(r probeRun) ([]canonical.Server, string, error) {
-	switch {
-	case r.from != "":
-		ad, err := a.registry().Lookup(r.from)
-		if err != nil {
-			return nil, "", usageError{Err: err}
-		}
-		file := r.file
-		if file == "-" {
-			return nil, "", usagef("--from %s reads files; pipe a snippet without --from: --file -", ad.ID())
-		}
-		set, err := a.readClientServers(ad, r.scope, file)
-		return set.Servers, ad.ID(), err
-	case r.file != "":
-		data, name, err := a.readInput(r.file)
-		if err != nil {
-			return nil, "", err
-		}
-		set, ds := paste.Parse(data, paste.Options{File: name, ExampleValues: true})
-		a.printDiagnostics(ds)
-		if ds.HasErrors() {
-			return nil, "", reportedError{ds.Err()}
-		}
-		return set.Servers, name, nil
-	}
-	st, err := a.openStore(engine.StoreScope(r.scope))
-	if err != nil {
-		return nil, "", err
-	}
-	return st.Servers.Servers, a.engine().StoreDisplay(st.Path), nil
-}
-
 func (a *App) runProbe(ctx context.Context, cmd *cli.Command, r probeRun) error {
-	all, source, own, err := a.probeServers(r)
+	if r.From != "" {
+		a.registry()
+	}
+	if r.File != "" && r.From == "" {
+		data, name, err := a.readInput(r.File)
+		if err != nil {
+			return err
+		}
+		r.Data, r.DataName = data, name
+	}
+	stop := a.probeProgress(&r.Probe)
+	res, err := a.engine().Probe(ctx, r.ProbeOptions)
+	stop()
 	if err != nil {
 		return err
 	}
-	r.opts.WithDefault = a.defaultSyntax(r)
-	if own {
-		r.opts.OwnServer = func(string) bool { return true }
-	}
-	servers, err := pickServers(all, r.names, source)
-	if err != nil {
-		return err
-	}
-	for name := range r.require {
-		if !slices.ContainsFunc(all, func(s canonical.Server) bool { return s.Name == name }) {
-			return usagef("--require-tools %s: %s has no server named %q%s", name, source, name, didYouMean(name, serverNames(all)))
-		}
-	}
-	if len(servers) == 0 {
-		if a.JSON {
-			return a.printJSON(probe.Run(ctx, nil, r.opts))
-		}
-		fmt.Fprintf(a.Stderr, "no servers to probe in %s\n", source)
+	a.report(res.Diags, res.Notes)
+	rep := res.Report
+	if len(res.Servers) == 0 && !a.JSON {
+		fmt.Fprintf(a.Stderr, "no servers to probe in %s\n", res.Source)
 		return nil
 	}
-
-	stop := a.probeProgress(len(servers), &r.opts)
-	rep := probe.Run(ctx, servers, r.opts)
-	stop()
 	// Interrupted, the servers finished so far are still reported.
 	if a.JSON {
 		if err := a.printJSON(rep); err != nil {
 			return err
 		}
 	} else {
-		a.printProbeReport(rep, servers)
+		a.printProbeReport(rep, res.Servers)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -259,46 +166,6 @@ func (a *App) runProbe(ctx context.Context, cmd *cli.Command, r probeRun) error 
 	return nil
 }
 
-// pickServers keeps the named servers, in the order named; no names means all.
-func pickServers(all []canonical.Server, names []string, source string) ([]canonical.Server, error) {
-	if len(names) == 0 {
-		return all, nil
-	}
-	var out []canonical.Server
-	for _, n := range names {
-		i := slices.IndexFunc(all, func(s canonical.Server) bool { return s.Name == n })
-		if i < 0 {
-			return nil, fmt.Errorf("%s has no server named %q%s", source, n, didYouMean(n, serverNames(all)))
-		}
-		if !slices.ContainsFunc(out, func(s canonical.Server) bool { return s.Name == n }) {
-			out = append(out, all[i])
-		}
-	}
-	return out, nil
-}
-
-func serverNames(servers []canonical.Server) []string {
-	out := make([]string, len(servers))
-	for i, s := range servers {
-		out[i] = s.Name
-	}
-	return out
-}
-
-// didYouMean suggests the closest name, or lists them when there are few.
-func didYouMean(name string, names []string) string {
-	best := suggest.Closest(name, names, 3)
-	switch {
-	case best != "":
-		return fmt.Sprintf("; did you mean %q?", best)
-	case len(names) == 0:
-		return " (it has no servers)"
-	case len(names) <= 8:
-		return " (it has " + strings.Join(names, ", ") + ")"
-	}
-	return ""
-}
-
 func pluralS(n int) string {
 	if n == 1 {
 		return " is"
@@ -308,25 +175,28 @@ func pluralS(n int) string {
 
 // probeProgress shows a live line on stderr while probes run, only when
 // stderr is a terminal. It returns the function that clears it.
-func (a *App) probeProgress(total int, opts *probe.Options) (stop func()) {
+func (a *App) probeProgress(opts *probe.Options) (stop func()) {
 	if !a.stderrTTY {
 		return func() {}
 	}
 	var mu sync.Mutex
-	done, last := 0, ""
+	done, total, last := 0, 0, ""
 	start := time.Now()
 	draw := func() {
-		line := fmt.Sprintf("probing %d server%s… %d done, %.1fs", total, plural(total), done, time.Since(start).Seconds())
+		line := fmt.Sprintf("probing… %.1fs", time.Since(start).Seconds())
+		if total > 0 {
+			line = fmt.Sprintf("probing %d server%s… %d done, %.1fs", total, plural(total), done, time.Since(start).Seconds())
+		}
 		if last != "" {
 			line += " (last: " + last + ")"
 		}
 		a.clearLine()
 		fmt.Fprint(a.Stderr, a.paint(true, styleDim, line))
 	}
-	opts.Progress = func(d, _ int, r probe.Result) {
+	opts.Progress = func(d, n int, r probe.Result) {
 		mu.Lock()
 		defer mu.Unlock()
-		done, last = d, r.Server+" "+string(r.State)
+		done, total, last = d, n, r.Server+" "+string(r.State)
 		draw()
 	}
 	ticker := time.NewTicker(200 * time.Millisecond)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/engine"
 	"github.com/mcpsync/mcpsync/internal/secrets"
 	"github.com/mcpsync/mcpsync/sources"
 	"github.com/mcpsync/mcpsync/store"
@@ -46,15 +47,13 @@ func (a *App) showCommand() *cli.Command {
 }
 
 func (a *App) runShow(scope canonical.Scope, name string) error {
-	st, err := a.openStore(scope)
+	l, err := a.engine().List(scope)
 	if err != nil {
 		return err
 	}
-	servers, err := a.listedServers(st)
-	if err != nil {
-		return err
-	}
-	i := slices.IndexFunc(servers, func(ls listServer) bool { return ls.Name == name })
+	a.report(l.Diags, l.Notes)
+	st, servers := l.Store, l.Servers
+	i := slices.IndexFunc(servers, func(ls engine.ListedServer) bool { return ls.Name == name })
 	if i < 0 {
 		names := make([]string, len(servers))
 		for i, ls := range servers {
@@ -128,7 +127,7 @@ func (a *App) runShow(scope canonical.Scope, name string) error {
 		row("oauth metadata", o.AuthServerMetadataURL)
 		row("oauth resource", o.Resource)
 	}
-	row("clients", ls.clientsOf(st))
+	row("clients", ls.Clients(st))
 	clients := make([]string, 0, len(srv.Extra))
 	for c := range srv.Extra {
 		clients = append(clients, c)
@@ -157,7 +156,7 @@ func sortedPairs(m map[string]string) []string {
 }
 
 // approvalLine says where a team source's server stands.
-func approvalLine(ls listServer) string {
+func approvalLine(ls engine.ListedServer) string {
 	switch ls.Approval {
 	case sources.PendingNew:
 		return "pending: new, not exported until approved (review with 'mcpsync status', then 'mcpsync approve " + ls.Name + "')"
