@@ -44,37 +44,6 @@ func resolveFlags() []cli.Flag {
 	}
 }
 
-// resolveHelp is appended to add's description.
-const resolveHelp = `
-
-Resolve a server from where it is published:
-
-  mcpsync add https://github.com/OWNER/REPO[/tree/REF/DIR]   (or OWNER/REPO)
-  mcpsync add io.github.OWNER/REPO                           a name in the MCP registry
-  mcpsync add npm:@scope/pkg | pypi:pkg | oci:image | go:module | nuget:Id
-  mcpsync add https://host/mcp                               a hosted endpoint
-
-The resolver tries, in order, the official MCP registry (matched on the
-repository URL), server.json in the repository, the package.json mcpName /
-README mcp-name: markers, configuration snippets in the README and docs, the
-package manifests (package.json bin, pyproject scripts, go.mod), and your
-resolver plugins (resolver "NAME" { command = [...] } in the store). The
-first step that finds a server wins; --explain shows what each one saw.
-
-The result is started and must answer initialize and tools/list before it is
-stored (--no-probe skips that; --dry-run resolves and probes, then prints the
-change to the store and writes nothing). Secrets stay ${NAME} references:
-values the server needs are read from your environment, --input NAME=VALUE,
-or asked for on a terminal; a secret's value is used for the probe only.
-
-GITHUB_TOKEN (or GH_TOKEN) raises GitHub's rate limit and reaches private
-repositories; answers are cached for an hour under $XDG_CACHE_HOME/mcpsync.
-
-  mcpsync add https://github.com/modelcontextprotocol/servers/tree/main/src/git
-  mcpsync add github/github-mcp-server --remote --explain
-  mcpsync add io.github.upstash/context7 --dry-run
-  mcpsync add brave/brave-search-mcp-server --input BRAVE_API_KEY="$KEY" --json`
-
 // resolvableInput reports whether add's argument is something the resolver
 // reads (and not a server name): see resolve.ParseInput.
 func resolvableInput(s string) bool {

@@ -272,30 +272,11 @@ func isFlagError(err error) bool {
 	return false
 }
 
-const rootDescription = `mcpsync keeps the MCP server configuration of every AI editor and coding agent
-in step: Claude Code, Claude Desktop, Cursor, VS Code, Codex, OpenCode, Gemini
-CLI, Windsurf, Zed, Kiro, Copilot CLI and more.
-
-Your servers live in one store, mcpsync.hcl (user scope under
-$XDG_CONFIG_HOME/mcpsync, or a project's mcpsync.hcl). mcpsync reads every
-client's own file into it and writes them back without losing a comment or a
-key it does not know.
-
-Examples:
-  mcpsync add github -- npx -y @modelcontextprotocol/server-github
-  mcpsync add linear --url https://mcp.linear.app/mcp --header 'Authorization: Bearer ${LINEAR_API_KEY}'
-  pbpaste | mcpsync add -            # any pasted JSON/JSONC/TOML snippet
-  mcpsync import --from cursor       # bring Cursor's servers into the store
-  mcpsync export --to all --dry-run  # the exact diff for every client file
-  mcpsync probe                      # prove each server starts and lists tools
-
-Exit codes: 0 ok; 1 error (or, with --exit-code, changes pending); 2 usage.`
-
 func (a *App) rootCommand() *cli.Command {
 	root := &cli.Command{
 		Name:                  "mcpsync",
 		Usage:                 "keep every AI client's MCP servers in step",
-		Description:           rootDescription,
+		Description:           help("mcpsync"),
 		Version:               version,
 		EnableShellCompletion: true,
 		Suggest:               true,

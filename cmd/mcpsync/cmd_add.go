@@ -21,48 +21,12 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-const addDescription = `Add MCP servers to the store, in whichever form you have them:
-
-  mcpsync add NAME -- COMMAND [ARG...]   a local server, run over stdio
-  mcpsync add NAME --url URL             a remote server (streamable HTTP; --transport sse for SSE)
-  mcpsync add -                          a pasted config, read from stdin
-  mcpsync add --file FILE                a config file or snippet
-
-A pasted config may have any client's shape: {"mcpServers": {…}} (Claude,
-Cursor, Gemini, Windsurf, …), {"servers": {…}} (VS Code), {"mcp": {…}}
-(OpenCode), {"context_servers": {…}} (Zed), Codex's [mcp_servers.NAME] TOML
-tables, a map of servers, a single server object (name it with --name), or
-"name": {…} lines copied from a README. Comments and trailing commas are fine.
-What clients disagree on (a url without a type, "streamable-http", "serverUrl",
-a command line in one string, "cmd /c npx …") is repaired, and each repair is
-printed as a warning with the place it was found.
-
-Secrets stay references: ${VAR}, ${env:VAR} and {env:VAR} are all stored as
-env("VAR"), and only clients ever expand them. Quote them from your shell.
-
-A server already in the store is left alone unless --force replaces it;
-nothing is written when anything is wrong.
-
---to also writes the servers into those clients' files, in the same step:
-what 'mcpsync export NAME --to CLIENT' would do, planned before the store is
-saved, so that a client file that cannot take them leaves everything as it was.
-
-Examples:
-  mcpsync add github -- npx -y @modelcontextprotocol/server-github
-  mcpsync add github --to cursor,claude-code -- npx -y @modelcontextprotocol/server-github
-  mcpsync add github --env 'GITHUB_PERSONAL_ACCESS_TOKEN=${GITHUB_TOKEN}' -- npx -y @modelcontextprotocol/server-github
-  mcpsync add linear --url https://mcp.linear.app/mcp --header 'Authorization: Bearer ${LINEAR_API_KEY}'
-  pbpaste | mcpsync add -
-  mcpsync add --file ~/.cursor/mcp.json --dry-run
-  echo '{"command": "uvx", "args": ["mcp-server-fetch"]}' | mcpsync add --name fetch -
-  mcpsync add --scope project --file .vscode/mcp.json`
-
 func (a *App) addCommand() *cli.Command {
 	return &cli.Command{
 		Name:                      "add",
 		Usage:                     "add servers to the store: a command, a URL, or any pasted config",
 		ArgsUsage:                 "NAME -- COMMAND [ARG...] | NAME --url URL | - | --file FILE",
-		Description:               addDescription + resolveHelp,
+		Description:               help("add") + help("add-resolve"),
 		DisableSliceFlagSeparator: true, // a header value may hold commas
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Usage: "read a pasted config from `FILE` (- for stdin)", TakesFile: true},

@@ -8,33 +8,12 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-const approveDescription = `Approves team-source servers that are pending: new ones, and ones whose
-content changed since you approved them. mcpsync records the content you
-approve (its hash); export then writes exactly that content, and any later
-change upstream is pending again.
-
-Review first: 'mcpsync status' shows every pending server with a diff from
-the version you approved, and its content as NAME@CONTENT. Name servers as
-clients see them (SOURCE-NAME), or by their own name with --source; with
-@CONTENT, approve takes exactly the content you reviewed and refuses if a
-later pull changed it.
-
-Approving writes no client file; run 'mcpsync export' afterwards.
-
-Examples:
-  mcpsync status
-  mcpsync approve acme-github acme-linear
-  mcpsync approve acme-github@3f2a9c1d7e04   # only the content status showed
-  mcpsync approve --source acme github
-  mcpsync approve --all
-  mcpsync approve --all --source acme`
-
 func (a *App) approveCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "approve",
 		Usage:       "approve pending team-source servers so that export writes them",
 		ArgsUsage:   "NAME... | --all",
-		Description: approveDescription,
+		Description: help("approve"),
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "all", Usage: "approve every pending server (of --source, if given)"},
 			&cli.StringFlag{Name: "source", Usage: "only servers of `SOURCE`; names may then be the servers' own"},

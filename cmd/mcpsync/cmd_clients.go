@@ -11,33 +11,6 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-const clientsDescription = `Lists every client mcpsync knows (built in, or a plugin from
-$XDG_CONFIG_HOME/mcpsync/clients.d), and for each the files it reads per
-scope: whether the file exists, how many servers it holds, and notes such as
-"read-only" for files mcpsync reads but never writes.
-
-A client whose user file is elsewhere on this machine (VS Code Remote, Claude
-Desktop seen from WSL, a portable install) is moved once, in your store:
-
-  client "vscode" {
-    file = "~/.vscode-server/data/User/mcp.json"
-  }
-  client "claude-desktop" {
-    file = "/mnt/c/Users/me/AppData/Roaming/Claude/claude_desktop_config.json"
-    os   = "windows"   # written in the Windows shape (cmd /c npx)
-  }
-
-Every command then reads and writes that file; 'mcpsync doctor' names a block
-whose client id is unknown.
-
---spec ID prints a built-in client's spec, a starting point for a plugin.
-
-Examples:
-  mcpsync clients
-  mcpsync clients --os windows      # where the files are on Windows
-  mcpsync --json clients
-  mcpsync clients --spec cursor > ~/.config/mcpsync/clients.d/my-editor.hcl`
-
 type clientJSON struct {
 	ID           string               `json:"id"`
 	Name         string               `json:"name"`
@@ -58,7 +31,7 @@ func (a *App) clientsCommand() *cli.Command {
 		Name:        "clients",
 		Usage:       "list the clients mcpsync knows and their files",
 		UsageText:   "mcpsync clients [--os OS [--home DIR]] [--spec ID]",
-		Description: clientsDescription,
+		Description: help("clients"),
 		Flags: []cli.Flag{
 			osFlag(),
 			homeFlag(),

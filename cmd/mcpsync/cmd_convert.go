@@ -8,37 +8,12 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-const convertDescription = `Reads FILE (or standard input) in client A's shape and prints it in client
-B's shape, as B would hold it in a new file. No store, no state, no file is
-written: it is a pipe. Warnings (a field B cannot express, a placeholder B
-does not expand) go to standard error; errors name file:line:col and exit 1.
-
-Placeholders are translated: ${VAR} for Claude Code, ${env:VAR} for Cursor and
-VS Code, {env:VAR} for OpenCode, env_vars / bearer_token_env_var for Codex.
-The output is the file itself, so a literal value in it is printed as it is
-(every other mcpsync output masks secrets); 'mcpsync doctor' finds them.
-
-The output is a whole new file, not a fragment to append: '>>' onto a
-client's file can break it (a file without a final newline) or define a
-server twice. To put the servers into a client's own file, let mcpsync edit
-it in place: 'mcpsync add --file FILE --to CLIENT'.
-
-With --json the output is {"client", "path", "format", "content", "warnings"}:
-the file's bytes as a string, and where that client keeps such a file.
-
-Examples:
-  mcpsync convert --from cursor --to vscode ~/.cursor/mcp.json
-  mcpsync convert --from claude-code --to codex .mcp.json > codex-servers.toml
-  mcpsync add --file .mcp.json --to codex      # into ~/.codex/config.toml, edited in place
-  pbpaste | mcpsync convert --from cursor --to opencode -
-  mcpsync convert --from cursor --to claude-desktop --os windows --bridge-remote mcp.json`
-
 func (a *App) convertCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "convert",
 		Usage:       "convert one client's file to another client's shape",
 		UsageText:   "mcpsync convert --from A --to B [FILE|-]",
-		Description: convertDescription,
+		Description: help("convert"),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "from", Usage: "the `CLIENT` whose shape FILE has", Required: true},
 			&cli.StringFlag{Name: "to", Usage: "the `CLIENT` whose shape to print", Required: true},

@@ -7,19 +7,6 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-const diffDescription = `Prints, as a git-style unified diff, exactly what 'mcpsync export' would
-write: the same plan, with nothing written. The diff applies with 'git apply'
-from the project directory (user files outside it are named by their absolute
-path). Secret-looking literal values are masked unless --show-secrets.
-
-Without --to, every client detected on this machine is compared.
-
-Examples:
-  mcpsync diff                         # what would change in every client
-  mcpsync diff --to cursor --prune
-  mcpsync diff --exit-code             # exit 1 when changes are pending (CI)
-  mcpsync --json diff                  # files, changes and diffs as JSON`
-
 func (a *App) diffCommand() *cli.Command {
 	flags := append([]cli.Flag{
 		&cli.StringSliceFlag{Name: "to", Usage: "the clients to compare: `CLIENT`[,CLIENT…] or all (default all)"},
@@ -29,7 +16,7 @@ func (a *App) diffCommand() *cli.Command {
 		Name:          "diff",
 		Usage:         "print the changes export would make",
 		UsageText:     "mcpsync diff [SERVER…] [--to CLIENT[,CLIENT…]|all] [--scope user|project|local] [--prune] [--exit-code]",
-		Description:   diffDescription,
+		Description:   help("diff"),
 		Flags:         flags,
 		ShellComplete: a.completeServerNames,
 		Action: func(ctx context.Context, cmd *cli.Command) error {

@@ -11,44 +11,12 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-const doctorDescription = `Checks every client's files (user, project and local scopes) and your
-stores, and reports, each at file:line:col with what to do:
-
-  parse_error              a file that does not parse, or that its client refuses
-  duplicate_name           one server name twice in one file
-  skipped_entry            an entry the client skips (a url without the type it needs, …)
-  unknown_type             a type spelling the client does not know
-  missing_command          an entry with neither a command nor a url
-  unexpanded_reference     a reference in a syntax the client passes on literally
-  duplicate_across_scopes  one server in several scopes, and which one the client uses
-  literal_secret           a token, key or password written as a value, and the
-                           reference to use instead (values are never printed)
-  world_readable_secret    a file other users can read that holds a secret
-  unset_reference          a reference to a variable that is not set here
-  drift                    a server defined differently by two clients, or by a
-                           client and the store
-  leftover_temp_file       a temporary file left by an mcpsync that was killed
-
-Nothing is written, unless --fix: it fixes what needs no decision (a file
-or directory holding secrets that others can read loses its group and other
-permissions; a leftover temporary file is removed), says what it did, and
-reports what is left. Exit status 1 when any finding is an error (a file a
-client cannot load, a literal secret in a shared project file, a file others
-can read that holds a secret); warnings and notes exit 0.
-
-Examples:
-  mcpsync doctor
-  mcpsync doctor --client cursor,codex --scope project
-  mcpsync doctor --fix
-  mcpsync doctor --fix
-  mcpsync --json doctor | jq '.findings[] | select(.kind == "literal_secret")'`
-
 func (a *App) doctorCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "doctor",
 		Usage:       "check every client file and the store for problems and leaks",
 		UsageText:   "mcpsync doctor [--client CLIENT[,CLIENT…]] [--scope user|project|local] [--fix]",
-		Description: doctorDescription,
+		Description: help("doctor"),
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "client", Usage: "check only `CLIENT`[,CLIENT…] (see 'mcpsync clients')"},
 			&cli.StringSliceFlag{Name: "scope", Usage: "check only the `SCOPE`s given: user, project, local"},

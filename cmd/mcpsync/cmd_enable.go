@@ -16,65 +16,15 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-const disableDescription = `Switch servers off, for every client or for some, by editing the store.
-The rest of the store (comments, other servers, other rules) stays as it is.
-
-Without --client, the server's own switch: its block in the store gets
-disabled = true. The next export or sync writes that into each client's file
-("disabled": true, or Codex's enabled = false): the client keeps the entry
-but does not start it. A client whose file cannot mark a server disabled
-(Cursor and Claude Code, for example) is not written: export warns, and an
-entry already there stays on. Use --client to take the server away from it.
-
-With --client, those clients no longer get the server: it joins the exclude
-list of the client's rule in the store (client "cursor" { exclude = [...] }),
-or leaves its include list. 'mcpsync export --to CLIENT --prune' (or
-'mcpsync sync') then takes the entry out of the client's file; --prune
-removes only what mcpsync wrote, never an entry you added yourself. A team
-source's server can be kept from a client this way too (the rule is yours),
-but only its source can switch it off for every client.
-
-Every name must be in the store (or come from a team source): if one is not,
-nothing is changed. A server that is already off is left as it is.
-
-Examples:
-  mcpsync disable github                         # clients keep it but do not start it
-  mcpsync disable linear --client cursor         # Cursor no longer gets it
-  mcpsync export --to cursor --prune             # ...and now it is out of Cursor's file
-  mcpsync disable linear github --client cursor,zed --dry-run
-  mcpsync --json disable linear --client cursor`
-
-const enableDescription = `Switch servers back on, for every client or for some, by editing the store.
-The rest of the store (comments, other servers, other rules) stays as it is.
-
-Without --client, the server's own switch: disabled = true goes from its
-block in the store, and after the next export or sync every client that gets
-it starts it again.
-
-With --client, those clients get the server again: it leaves the exclude
-list of the client's rule in the store, and joins its include list when the
-rule has one (a rule left with nothing in it is removed). The next
-'mcpsync export --to CLIENT' (or 'mcpsync sync') writes it into the
-client's file.
-
-Every name must be in the store (or come from a team source): if one is not,
-nothing is changed. A server that is already on is left as it is.
-
-Examples:
-  mcpsync enable github
-  mcpsync enable linear --client cursor
-  mcpsync export --to cursor                     # ...and Cursor's file has it again
-  mcpsync enable linear github --client cursor,zed --dry-run`
-
 func (a *App) disableCommand() *cli.Command { return a.switchCommand(false) }
 
 func (a *App) enableCommand() *cli.Command { return a.switchCommand(true) }
 
 // switchCommand is 'enable' (on) or 'disable'.
 func (a *App) switchCommand(on bool) *cli.Command {
-	name, usage, description := "disable", "switch servers off, for every client or for some (--client)", disableDescription
+	name, usage, description := "disable", "switch servers off, for every client or for some (--client)", help("disable")
 	if on {
-		name, usage, description = "enable", "switch servers back on, for every client or for some (--client)", enableDescription
+		name, usage, description = "enable", "switch servers back on, for every client or for some (--client)", help("enable")
 	}
 	return &cli.Command{
 		Name:        name,

@@ -11,35 +11,6 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-const exportDescription = `Writes the store's servers into client files. Each file is edited, not
-rewritten: comments, unknown keys, key order, indentation, line endings and
-the final newline stay as they were.
-
-Every target file is read, edited and checked before the first write; if any
-file has a problem (a syntax error, an entry the client cannot hold), no file
-is written at all. Each file is written atomically, keeps its mode (0600 for
-new files) and stays a symlink if it is one. The old bytes are backed up under
-$XDG_STATE_HOME/mcpsync/backups/. If a file changes while mcpsync works,
-nothing is written.
-
-An entry you wrote yourself is never overwritten: if a client already has a
-server of the same name that differs from the store, it is left alone with a
-warning (--force replaces it). --prune removes only entries mcpsync wrote
-there before and that the store no longer has, and removes a file mcpsync
-created once it holds no server.
-
---to all writes every client detected on this machine; naming a client
-writes its file even if it does not exist yet. Naming servers writes only
-those; the client's other entries stay as they are.
-
-Examples:
-  mcpsync export --to all --dry-run        # print the exact diff, write nothing
-  mcpsync export --to cursor,claude-code
-  mcpsync export github linear --to codex  # only these two servers
-  mcpsync export --to all --prune          # also remove servers you removed from the store
-  mcpsync export --to claude-desktop --os windows --bridge-remote
-  mcpsync --json export --to all --dry-run # a machine-readable plan`
-
 func (a *App) exportCommand() *cli.Command {
 	flags := append([]cli.Flag{
 		&cli.StringSliceFlag{Name: "to", Usage: "the clients to write: `CLIENT`[,CLIENT…] or all (see 'mcpsync clients')"},
@@ -49,7 +20,7 @@ func (a *App) exportCommand() *cli.Command {
 		Name:          "export",
 		Usage:         "write the store's servers into client files",
 		UsageText:     "mcpsync export [SERVER…] --to CLIENT[,CLIENT…]|all [--scope user|project|local] [--prune] [--dry-run]",
-		Description:   exportDescription,
+		Description:   help("export"),
 		Flags:         flags,
 		ShellComplete: a.completeServerNames,
 		Action: func(ctx context.Context, cmd *cli.Command) error {

@@ -14,52 +14,12 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-const importDescription = `Reads a client's servers into the store: the user store for --scope user
-(the default) and local (Claude Code's private per-project section), the
-project's mcpsync.hcl for --scope project. --file reads another file in that
-client's shape.
-
-A server that the store already has with a different definition is a
-conflict: both versions are printed and nothing changes, unless you choose
---prefer store (keep the store's), --prefer client (take the client's) or
---rename (import the client's as NAME-CLIENT). Client-specific keys the
-store cannot model are kept for that client.
-
-The client's entries the store now holds become the store's: export and
-sync keep them in step with it from then on, as they do the entries
-mcpsync wrote (without --force), and --prune or sync removes them once
-you remove the server from the store.
-
-Servers of a team source ('mcpsync source') are not imported: they reach
-your clients from the source, and leave them when it goes, which a copy in
-the store would prevent. One note names them. --rename copies the ones
-whose version in the client differs from the source's (your edit) as
-NAME-CLIENT, a server of your own.
-
-Secrets: a literal token, key or password in the client's file (rather
-than a reference such as ${GITHUB_TOKEN}) is a warning naming where it is.
---extract-secrets moves each one out: the store gets a reference
-(${GITHUB_TOKEN}, named after the env key, the header or the provider), the
-client's file is rewritten to hold the reference in its own spelling
-(${env:GITHUB_TOKEN} for Cursor, env_vars for Codex, ...), backed up first,
-and the 'export NAME=value' lines to set are printed. The values are printed
-only there, and only on a terminal or with --show-secrets (then also into a
-pipe); without either, nothing is extracted, so a value is never lost. The
-store never holds a value.
-
-Examples:
-  mcpsync import --from cursor
-  mcpsync import --from claude-code --scope local
-  mcpsync import --from vscode --file ~/work/.vscode/mcp.json --prefer client
-  mcpsync import --from codex --rename --dry-run
-  mcpsync import --from cursor --extract-secrets`
-
 func (a *App) importCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "import",
 		Usage:       "import servers from a client into the store",
 		UsageText:   "mcpsync import --from CLIENT [--scope user|project|local] [--file F] [--prefer store|client | --rename] [--dry-run]",
-		Description: importDescription,
+		Description: help("import"),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "from", Usage: "the `CLIENT` to read (see 'mcpsync clients')", Required: true},
 			scopeFlag("which of the client's files: `user`, project or local"),

@@ -13,29 +13,12 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-const listDescription = `List the servers in the store: name, transport, what runs (the command
-line, or the URL), whether clients start it, and which clients get it under
-the client "NAME" rules of the store.
-
-The servers of the store's team sources ('mcpsync source') are listed too,
-after the store's own, with a SOURCE column: the source, and whether a
-server waits for approval (a new one reaches no client until approved; a
-changed one stays at its approved version).
-
---json prints the servers in canonical form with the store's client rules,
-for scripts; a team source's server also has "source" and "approval".
-
-Examples:
-  mcpsync list
-  mcpsync list --scope project
-  mcpsync --json list | jq -r '.servers[].name'`
-
 func (a *App) listCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "list",
 		Aliases:     []string{"ls"},
 		Usage:       "list the servers in the store",
-		Description: listDescription,
+		Description: help("list"),
 		Flags:       []cli.Flag{storeScopeFlag()},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			return a.runList(canonical.Scope(cmd.String("scope")))

@@ -15,41 +15,12 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-const probeDescription = `Starts each server the way a client does (initialize, then tools/list) and
-reports, per server, whether it works: ready, degraded (a required tool is
-missing), failed (with a stable category, a message and a hint) or skipped
-(disabled, or its transport excluded with --transport). Servers come from the
-store (--scope, or --store FILE), from a client's files (--from CLIENT), or
-from any pasted snippet (--file F, - for stdin). Name servers to probe only
-those.
-
-References (${VAR}) are expanded from your environment for the probe only;
-a variable that is not set fails that server (missing_env) without starting
-it. stdio servers run in the project root, or in their cwd inside it; each
-runs in its own process group, killed when the probe ends. No value of an env
-variable, a header or a token is ever printed.
-
-Servers are probed --parallel at a time, each within --timeout (a server's
-own startup_timeout wins). Remote servers are retried --retries times after
-a transient failure.
-
-Exit codes: 0 when the run completed, whatever the servers' states; with
---strict, 1 when any enabled server is not ready; 2 for a usage error.
-
-Examples:
-  mcpsync probe
-  mcpsync probe github linear --timeout 2m
-  mcpsync probe --from cursor --scope project
-  mcpsync probe --strict --require-tools github=create_issue,search_code
-  mcpsync --json probe | jq '.servers[] | select(.state != "ready")'
-  pbpaste | mcpsync probe --file -`
-
 func (a *App) probeCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "probe",
 		Usage:       "start each server and list its tools",
 		UsageText:   "mcpsync probe [NAME...] [--from CLIENT | --file F] [--strict] [--require-tools NAME=tool1,tool2] [--timeout D] [--parallel N]",
-		Description: probeDescription,
+		Description: help("probe"),
 		// --require-tools values hold commas of their own.
 		DisableSliceFlagSeparator: true,
 		Flags: []cli.Flag{

@@ -10,44 +10,12 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-const pullDescription = `Fetches each team source of the user store with the system git (a shallow
-fetch into $XDG_CACHE_HOME/mcpsync/sources/NAME, hooks off, no prompts) and
-reads its servers: the mcpsync.hcl at the source's path (server blocks
-only), or one NAME.json file per server there.
-
-A source is a block of the user store (or use 'mcpsync source add'):
-
-  source "acme" {
-    git  = "https://github.com/acme/team-mcp.git"  # or a path, relative to the store
-    ref  = "main"      # branch, tag or commit (default: the remote's HEAD)
-    path = "mcp/"      # where the servers are (default: the root)
-  }
-
-Clients see the source's servers as SOURCE-NAME (acme-github). Nothing
-reaches a client without your approval: a server is pending when it first
-appears and whenever its content changes; review it with 'mcpsync status',
-approve it with 'mcpsync approve', then 'mcpsync export'. Until a change is
-approved, clients keep the version you approved; a server removed upstream
-leaves them at the next 'mcpsync export --prune'.
-
-A source must hold no secrets: a value in env or headers that is not a
-reference (such as ${GITHUB_TOKEN}) is refused with its file:line:col, and
-that source is not updated. Each source is pulled on its own: one that is
-unreachable or refused keeps its last good pull in effect, and the others
-are still updated. The exit code is 1 if any source failed.
-
-Examples:
-  mcpsync pull                 # every source
-  mcpsync pull acme            # one source
-  mcpsync pull --timeout 30s
-  mcpsync --json pull`
-
 func (a *App) pullCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "pull",
 		Usage:       "fetch the team sources and show what is new or changed",
 		ArgsUsage:   "[SOURCE...]",
-		Description: pullDescription,
+		Description: help("pull"),
 		Flags: []cli.Flag{
 			&cli.DurationFlag{Name: "timeout", Value: sources.DefaultTimeout, Usage: "give up on a source's fetch after `DURATION`"},
 		},

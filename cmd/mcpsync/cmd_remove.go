@@ -9,24 +9,13 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-const removeDescription = `Remove servers from the store. The rest of the file (comments,
-other servers, client rules) stays as it is.
-
-Every name must be in the store: if one is not, nothing is removed.
-Clients keep the server until the next export.
-
-Examples:
-  mcpsync remove github
-  mcpsync remove github linear
-  mcpsync remove --scope project fetch`
-
 func (a *App) removeCommand() *cli.Command {
 	return &cli.Command{
 		Name:          "remove",
 		Aliases:       []string{"rm"},
 		Usage:         "remove servers from the store",
 		ArgsUsage:     "NAME...",
-		Description:   removeDescription,
+		Description:   help("remove"),
 		Flags:         []cli.Flag{storeScopeFlag()},
 		ShellComplete: a.completeServerNames,
 		Action: func(ctx context.Context, cmd *cli.Command) error {

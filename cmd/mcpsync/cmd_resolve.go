@@ -11,30 +11,13 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-const resolveDescription = `Settles a sync conflict: the version of the side you name is written to the
-store and to every client, and becomes the new base. For a client, its edit is
-taken onto the last synced version field by field, so what that client cannot
-express stays as it was. Taking a side that removed the server removes it
-(from the files where mcpsync wrote it).
-
-Without arguments, lists the open conflicts with every version.
-
-resolve also forces one side's version of a server that is not in conflict,
-for example to write the store's reference back over a value a client
-expanded. Only that server is touched; run sync for the rest.
-
-Examples:
-  mcpsync resolve                        # list the open conflicts
-  mcpsync resolve github --take cursor   # Cursor's version wins everywhere
-  mcpsync resolve github --take store --dry-run`
-
 func (a *App) resolveCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "resolve",
 		Usage:       "settle a sync conflict by taking one side's version, or list the open conflicts",
 		UsageText:   "mcpsync resolve [NAME --take CLIENT|store] [--scope user|project] [--dry-run]",
 		ArgsUsage:   "[NAME]",
-		Description: resolveDescription,
+		Description: help("resolve"),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "take", Usage: "the side whose version wins: `CLIENT` (a client id) or store"},
 			syncScopeFlag(),

@@ -10,45 +10,13 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-const restoreDescription = `Brings files back from the backups mcpsync keeps. Every time mcpsync
-writes a client file or the store (export, import, add, remove, sync,
-watch, restore itself), the previous bytes are saved first under
-$XDG_STATE_HOME/mcpsync/backups/, one directory per write with a manifest
-of the files, when and by which command.
-
-  mcpsync restore --list [FILE…]       the backups, per file, newest first
-  mcpsync restore FILE…                undo the last write of each file
-  mcpsync restore FILE… --at TIME      each file as it was at TIME
-  mcpsync restore --all                undo the last write (every file it changed)
-  mcpsync restore --all --at TIME      every file as it was at TIME
-
-TIME is a backup id from --list, a date and time in local time
-("2026-11-30 14:05", "14:05" for today, RFC 3339), or how long ago ("2h",
-"3d"). A restore is itself a write: it is checked and atomic, it backs the
-current bytes up first (so it can be undone with another restore), and it
-puts back what mcpsync knew about each file then (which entries it wrote).
-A file changed since mcpsync last wrote it (by hand, or by its client) is
-refused unless --force, since restoring would also undo that change.
-
-Old backups are pruned after every write: beyond the newest 20 of each
-file, or older than 30 days (a file's newest backup is always kept). Set
-MCPSYNC_BACKUP_KEEP and MCPSYNC_BACKUP_MAX_AGE (e.g. 50 and 90d) to keep
-more; 'mcpsync restore --prune --keep N --max-age D' prunes now.
-
-Examples:
-  mcpsync restore --list
-  mcpsync restore ~/.cursor/mcp.json --dry-run
-  mcpsync restore --all                      # undo a bad export
-  mcpsync restore --all --at 20261130T100203.123456789Z
-  mcpsync restore ~/.codex/config.toml --at 2h`
-
 func (a *App) restoreCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "restore",
 		Usage:       "bring client files (and the store) back from mcpsync's backups",
 		ArgsUsage:   "[FILE…]",
 		UsageText:   "mcpsync restore --list [FILE…] | FILE… [--at TIME] | --all [--at TIME] [--dry-run] [--force]",
-		Description: restoreDescription,
+		Description: help("restore"),
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "list", Aliases: []string{"l"}, Usage: "list the backups per file (of the FILEs given, or all)"},
 			&cli.BoolFlag{Name: "all", Usage: "restore every file the chosen write changed (the last write, or every write after --at)"},

@@ -15,25 +15,12 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-const showDescription = `Show one server of the store: where it is defined, how it runs, its
-environment and headers (references such as ${TOKEN}, never their values),
-and which clients get it. A team source's server is shown too, with its
-source and approval: the approved version when one is in effect, else the
-pulled one that waits for approval.
-
---json prints the server in canonical form (the field names every mcpsync
-command uses).
-
-Examples:
-  mcpsync show github
-  mcpsync --json show github | jq .env`
-
 func (a *App) showCommand() *cli.Command {
 	return &cli.Command{
 		Name:          "show",
 		Usage:         "show one server of the store",
 		ArgsUsage:     "NAME",
-		Description:   showDescription,
+		Description:   help("show"),
 		Flags:         []cli.Flag{storeScopeFlag()},
 		ShellComplete: a.completeServerNames,
 		Action: func(ctx context.Context, cmd *cli.Command) error {

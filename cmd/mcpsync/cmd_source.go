@@ -9,32 +9,17 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-const sourceDescription = `Adds, removes and lists the team sources of the user store: git
-repositories holding a team's MCP servers (see 'mcpsync pull --help').
-
-'source add' writes a source block into the user store, keeping every other
-byte of it. 'source remove' takes the block out and forgets the source's
-pulls and approvals; its servers leave your clients at the next
-'mcpsync export --prune' (or 'mcpsync sync', or at once while 'mcpsync
-watch' runs), which removes exactly the entries mcpsync wrote for them and
-leaves every other entry as it is, and the keys and files mcpsync added to
-hold them.
-
-Examples:
-  mcpsync source add acme --git https://github.com/acme/team-mcp.git --ref main --path mcp/
-  mcpsync source list
-  mcpsync source remove acme && mcpsync export --to all --prune`
-
 func (a *App) sourceCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "source",
 		Usage:       "add, remove or list team sources (git repositories of shared servers)",
-		Description: sourceDescription,
+		Description: help("source"),
 		Commands: []*cli.Command{
 			{
-				Name:      "add",
-				Usage:     "add a team source to the user store",
-				ArgsUsage: "NAME --git URL [--ref REF] [--path DIR]",
+				Name:        "add",
+				Usage:       "add a team source to the user store",
+				Description: help("source-add"),
+				ArgsUsage:   "NAME --git URL [--ref REF] [--path DIR]",
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "git", Usage: "the repository: any `URL` git fetches, or a local path", Required: true},
 					&cli.StringFlag{Name: "ref", Usage: "the branch, tag or commit `REF` to follow (default: the remote's HEAD)"},
@@ -48,10 +33,11 @@ func (a *App) sourceCommand() *cli.Command {
 				},
 			},
 			{
-				Name:      "remove",
-				Aliases:   []string{"rm"},
-				Usage:     "remove a team source from the user store",
-				ArgsUsage: "NAME",
+				Name:        "remove",
+				Aliases:     []string{"rm"},
+				Usage:       "remove a team source from the user store",
+				Description: help("source-remove"),
+				ArgsUsage:   "NAME",
 				Action: func(ctx context.Context, cmd *cli.Command) error {
 					if cmd.Args().Len() != 1 {
 						return usagef("source remove takes one name, for example: mcpsync source remove acme")
@@ -60,9 +46,10 @@ func (a *App) sourceCommand() *cli.Command {
 				},
 			},
 			{
-				Name:    "list",
-				Aliases: []string{"ls"},
-				Usage:   "list the team sources and their last pulls",
+				Name:        "list",
+				Aliases:     []string{"ls"},
+				Usage:       "list the team sources and their last pulls",
+				Description: help("source-list"),
 				Action: func(ctx context.Context, cmd *cli.Command) error {
 					if cmd.Args().Len() > 0 {
 						return usagef("source list takes no arguments")

@@ -12,24 +12,11 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-const statusDescription = `Shows the team sources of the user store and where their servers stand:
-when each source was last pulled and at which commit (and whether a later
-pull failed), every server approved or pending, with a diff from the version
-you approved (or its whole definition when it is new), and the client files
-mcpsync manages with the entries it wrote there.
-
-Approve what you reviewed with 'mcpsync approve', then run 'mcpsync export'.
-
-Examples:
-  mcpsync status
-  mcpsync status --exit-code   # exit 1 when a server is pending approval
-  mcpsync --json status`
-
 func (a *App) statusCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "status",
 		Usage:       "show team sources, pending approvals with their diffs, and managed files",
-		Description: statusDescription,
+		Description: help("status"),
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "exit-code", Usage: "exit 1 when a server is pending approval"},
 		},

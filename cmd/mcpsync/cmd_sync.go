@@ -10,57 +10,12 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-const syncDescription = `Two-way sync: brings the store and every client file of the scope in step.
-Edit any of them (Cursor's file by hand, a client's own 'mcp add', the store)
-and run sync: each server added, changed, disabled or removed on one side goes
-to the store and to every other client the store's rules allow it for.
-
-Each server is merged three ways: what mcpsync last synced (the base, kept
-under $XDG_STATE_HOME/mcpsync), the store, and each client's entry as that
-client can express it. So a field a client cannot hold (a cwd for Claude
-Code, a default in ${VAR:-x} for Qwen) never counts as an edit, and taking a
-client's edit keeps what it could not express.
-
-Nothing is ever silently overwritten:
-  - the same server changed differently on two sides is a conflict: both
-    versions are shown, nothing is written for it anywhere (the other servers
-    still sync), and 'mcpsync resolve NAME --take CLIENT|store' settles it;
-  - an entry mcpsync never synced that differs from the store is a conflict
-    too, never taken over;
-  - a removed server goes from every file where mcpsync wrote it; entries
-    you wrote yourself stay;
-  - a reference a client expanded into its value (Gemini and Qwen do so for
-    other servers when they add one) is not copied anywhere: you are warned,
-    with the value masked.
-
-Servers of a team source ('mcpsync source') reach clients as export writes
-them (the approved version; one pending approval reaches none), and only
-the source changes them: they are never written into the store, an edit of
-one in a client is reported and left there, and when a server leaves its
-source (or the source leaves the store) it is removed from every client
-where mcpsync wrote it.
-
-Clients whose file does not exist (or is empty) take no part; --only creates
-it. A missing or empty store is filled again from the others, never read as
-"every server removed". All files are written or none, atomically, with
-backups, as export does.
-
-Examples:
-  mcpsync sync --dry-run          # the exact diff of every file, write nothing
-  mcpsync sync
-  mcpsync sync --only cursor,codex
-  mcpsync sync --scope project    # the project's files with its mcpsync.hcl
-  mcpsync --json sync --dry-run   # a machine-readable plan
-
-Exit codes: 0 in sync; 1 an error, a conflict left open, or (--exit-code)
-files changed or would change; 2 usage.`
-
 func (a *App) syncCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "sync",
 		Usage:       "two-way sync: propagate each change in the store or any client to all the others",
 		UsageText:   "mcpsync sync [--dry-run] [--scope user|project] [--only CLIENT[,CLIENT…]] [--exit-code]",
-		Description: syncDescription,
+		Description: help("sync"),
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print the diff that would be written and write nothing"},
 			syncScopeFlag(),

@@ -10,8 +10,9 @@ import (
 
 func (a *App) versionCommand() *cli.Command {
 	return &cli.Command{
-		Name:  "version",
-		Usage: "print the mcpsync version",
+		Name:        "version",
+		Usage:       "print the mcpsync version",
+		Description: help("version"),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if a.JSON {
 				return a.printJSON(map[string]string{"version": version, "go": runtime.Version(), "os": runtime.GOOS, "arch": runtime.GOARCH})

@@ -18,31 +18,6 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-const watchDescription = `Keeps every client in step as you work: watches the store and every client
-file of the scope and runs the same reconcile as 'mcpsync sync' whenever one
-of them changes. Each propagation is one line: what changed, where from,
-where to. Conflicts are reported once, and wait for 'mcpsync resolve'.
-
-Editors and clients save by writing a new file and renaming it, and write in
-bursts: mcpsync watches the parent directories, waits until the files have
-been quiet for --debounce, and ignores the events of its own writes, so it
-never loops. A file that is deleted and created again, or a directory that
-does not exist yet, is picked up when it appears. A file caught half-written
-(it does not parse) is never propagated: mcpsync tries again a few times,
-then waits for the next change.
-
-With the user scope, a team source's servers follow too: an approval
-('mcpsync approve') or a source removed reaches the clients as it happens.
-
-The state lock is taken only around each write, so a 'mcpsync sync' or
-'export' in another terminal waits for the current write and then runs.
-Ctrl-C (or SIGTERM) stops cleanly, never in the middle of a write.
-
-Examples:
-  mcpsync watch
-  mcpsync watch --only cursor,claude-code,codex --debounce 300ms
-  mcpsync watch --once     # exit after the first propagation (for scripts and tests)`
-
 // watchOptions are watch's flags.
 type watchOptions struct {
 	sync     engine.SyncOptions
@@ -55,7 +30,7 @@ func (a *App) watchCommand() *cli.Command {
 		Name:        "watch",
 		Usage:       "sync continuously: propagate each change to a client file or the store as it happens",
 		UsageText:   "mcpsync watch [--scope user|project] [--only CLIENT[,CLIENT…]] [--debounce 150ms] [--once]",
-		Description: watchDescription,
+		Description: help("watch"),
 		Flags: []cli.Flag{
 			syncScopeFlag(),
 			onlyFlag(),
