@@ -3,9 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/mcpsync/mcpsync/engine"
+	"github.com/mcpsync/mcpsync/render"
 
 	"github.com/mcpsync/mcpsync/emitters"
 	"github.com/urfave/cli/v3"
@@ -34,44 +34,15 @@ func (a *App) exportCommand() *cli.Command {
 	}
 }
 
-// planJSON is the --json form of a plan.
-type planJSON struct {
-	DryRun   bool             `json:"dryRun"`
-	Changed  bool             `json:"changed"`
-	Files    []fileJSON       `json:"files"`
-	Skipped  []engine.Skip    `json:"skipped,omitempty"`
-	Pending  []string         `json:"pending,omitempty"` // team-source servers left out until approved
-	Warnings any              `json:"warnings,omitempty"`
-	Errors   any              `json:"errors,omitempty"`
-	Result   *emitters.Result `json:"result,omitempty"`
-}
-
-type fileJSON struct {
-	*emitters.FileChange
-	Display string `json:"display"`
-	Diff    string `json:"diff,omitempty"`
-}
-
-func (a *App) planJSON(run *engine.ExportRun, dryRun, withDiff, showSecrets bool) planJSON {
-	out := planJSON{DryRun: dryRun, Skipped: run.Skipped, Pending: run.Pending()}
-	opts := a.diffOptions(run.Plan, showSecrets)
-	for _, fc := range run.Plan.Files {
-		f := fileJSON{FileChange: fc, Display: a.engine().Display(fc.Path)}
-		if withDiff {
-			f.Diff = fc.Diff(opts)
-		}
-		if fc.Changed() {
-			out.Changed = true
-		}
-		out.Files = append(out.Files, f)
+// planJSON is the --json form of a plan (render.Export), with the diffs
+// when withDiff.
+func (a *App) planJSON(run *engine.ExportRun, dryRun, withDiff, showSecrets bool) render.PlanJSON {
+	var diff *emitters.DiffOptions
+	if withDiff {
+		d := a.diffOptions(run.Plan, showSecrets)
+		diff = &d
 	}
-	if w := run.Plan.Diags.Warnings(); len(w) > 0 {
-		out.Warnings = w
-	}
-	if e := run.Plan.Diags.Errors(); len(e) > 0 {
-		out.Errors = e
-	}
-	return out
+	return render.Export(run, dryRun, a.paths(), diff)
 }
 
 // planRun plans an export (or a diff) and prints what the engine said
@@ -136,76 +107,24 @@ func (a *App) printDryRun(run *engine.ExportRun, showSecrets bool) error {
 	a.printExact(a.diffText(p, showSecrets))
 	a.printSkipped(run.Skipped, true)
 	if p.Diags.HasErrors() {
-		a.printDiagnostics(a.planDiagnostics(p))
+		a.printDiagnostics(render.PlanDiagnostics(p, a.Verbose))
 		fmt.Fprintf(a.Stderr, "dry run: %d file(s) would change, but %d error(s) stop the export: it writes no file until they are fixed\n",
 			len(p.Changes()), len(p.Diags.Errors()))
 		return reportedError{p.Err()}
 	}
-	a.printDiagnostics(a.planDiagnostics(p))
+	a.printDiagnostics(render.PlanDiagnostics(p, a.Verbose))
 	fmt.Fprintf(a.Stderr, "dry run: %d file(s) would change; nothing was written\n", len(p.Changes()))
 	return nil
 }
 
-// printFileLines prints one line per file: what happened (or would) to it.
-// When nothing changed, the files already as they should be share one
-// line; a file with an entry left alone for the user to settle, or none to
-// create, keeps its own.
-func (a *App) printFileLines(p *emitters.Plan, dryRun bool) {
-	tw := a.newTable()
-	var same []string
-	noop := len(p.Changes()) == 0
-	for _, fc := range p.Files {
-		if noop && fc.Before != nil && leftAlone(fc) == 0 && !a.Verbose {
-			same = append(same, a.engine().Display(fc.Path))
-			continue
-		}
-		verb := map[emitters.ChangeKind]string{emitters.Create: "created", emitters.Modify: "updated",
-			emitters.Delete: "removed", emitters.Unchanged: "unchanged"}[fc.Kind]
-		style := map[emitters.ChangeKind]string{emitters.Create: styleGreen, emitters.Modify: styleYellow,
-			emitters.Delete: styleRed}[fc.Kind]
-		line := fmt.Sprintf("%s\t%s\t%s", a.paint(false, style, verb), a.engine().Display(fc.Path), fileClients(fc))
-		if c := entryCounts(fc); c != "" {
-			line += "\t" + c
-		} else if fc.Before == nil && fc.Kind == emitters.Unchanged {
-			line += "\t(no file, nothing to write)"
-		}
-		fmt.Fprintln(tw, line)
-	}
-	if len(same) == 1 && len(p.Files) == 1 {
-		// One file: its own line is the one line.
-		fc := p.Files[0]
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", "unchanged", same[0], fileClients(fc))
-		same = nil
-	}
-	tw.Flush()
-	switch {
-	case len(same) == 1:
-		fmt.Fprintf(a.Stdout, "nothing to change: %s already holds the store's servers\n", same[0])
-	case len(same) > 1 && len(same) <= 3:
-		fmt.Fprintf(a.Stdout, "nothing to change: %s already hold the store's servers\n", joinAnd(same))
-	case len(same) > 3:
-		fmt.Fprintf(a.Stdout, "nothing to change: %d files already hold the store's servers\n", len(same))
-	}
-}
+// printFileLines prints one line per file (render.FileLines).
+func (a *App) printFileLines(p *emitters.Plan, dryRun bool) { render.FileLines(a.Stdout, p, a.paths()) }
 
-// printSkipped says which clients got no file and why. With --to all, the
-// clients that are simply not installed share one line, to keep the output
-// short (--json has each reason).
+// printSkipped says which clients got no file and why (render.Skipped).
 func (a *App) printSkipped(skipped []engine.Skip, toStderr bool) {
 	w := a.Stdout
 	if toStderr {
 		w = a.Stderr
 	}
-	var undetected []string
-	for _, s := range skipped {
-		if s.Undetected {
-			undetected = append(undetected, s.Client)
-			continue
-		}
-		fmt.Fprintf(w, "skipped %s: %s\n", s.Client, s.Reason)
-	}
-	if len(undetected) > 0 {
-		fmt.Fprintf(w, "skipped %s: not detected on this machine (name a client in --to to create its file)\n",
-			strings.Join(undetected, ", "))
-	}
+	render.Skipped(w, skipped)
 }

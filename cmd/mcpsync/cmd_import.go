@@ -5,12 +5,10 @@ import (
 	"fmt"
 
 	"github.com/mcpsync/mcpsync/engine"
+	"github.com/mcpsync/mcpsync/render"
 
 	"github.com/mcpsync/mcpsync/canonical"
-	"github.com/mcpsync/mcpsync/emitters"
-	"github.com/mcpsync/mcpsync/emitters/unidiff"
 	"github.com/mcpsync/mcpsync/formats"
-	"github.com/mcpsync/mcpsync/ledger"
 	"github.com/urfave/cli/v3"
 )
 
@@ -77,7 +75,7 @@ func (a *App) runImport(o engine.ImportOptions) error {
 	moved := run.Secrets.Moved()
 	for _, c := range run.Conflicts {
 		fmt.Fprintf(a.Stderr, "conflict: %q differs between the store (%s) and %s:\n", c.Name, a.engine().Display(st.Path), client)
-		fmt.Fprint(a.Stderr, serverDiff(c.Store, c.Client, client))
+		fmt.Fprint(a.Stderr, render.ServerDiff(c.Store, c.Client, client))
 	}
 	if a.JSON {
 		out := map[string]any{"imported": !o.DryRun && run.Changes() > 0, "dryRun": o.DryRun, "store": st.Path,
@@ -143,19 +141,6 @@ func (a *App) printImportOutcomes(run *engine.ImportRun) {
 			fmt.Fprintf(a.Stdout, "%-9s %s\n", o.Action, o.Name)
 		}
 	}
-}
-
-// serverDiff shows two definitions of one server as a diff of their
-// canonical JSON (client-specific keys left out, secrets masked).
-func serverDiff(store, client canonical.Server, clientID string) string {
-	render := func(s canonical.Server) []byte {
-		s = ledger.Snapshot(s)
-		s.Extra = nil
-		return canonical.DisplayJSON(s)
-	}
-	return unidiff.Diff(unidiff.File{Name: "store/" + store.Name, Data: render(store)},
-		unidiff.File{Name: clientID + "/" + client.Name, Data: render(client)},
-		unidiff.Options{Mask: emitters.MaskSecrets})
 }
 
 func importConflictNames(cs []engine.Conflict) string {

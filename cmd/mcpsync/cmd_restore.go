@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mcpsync/mcpsync/engine"
+	"github.com/mcpsync/mcpsync/render"
 
 	"github.com/mcpsync/mcpsync/emitters"
 	"github.com/urfave/cli/v3"
@@ -145,7 +146,7 @@ func (a *App) runRestore(o engine.RestoreOptions) error {
 		if a.JSON {
 			return out(nil)
 		}
-		a.printExact(a.colorDiff(p.Diff(diffOpts)))
+		a.printExact(render.ColorDiff(p.Diff(diffOpts), a.color(false)))
 		fmt.Fprintf(a.Stderr, "dry run: %d file(s) would be restored; nothing was written\n", len(p.Changes()))
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpsync/mcpsync/engine"
+	"github.com/mcpsync/mcpsync/render"
 	"github.com/mcpsync/mcpsync/sources"
 	"github.com/mcpsync/mcpsync/store"
 	"github.com/urfave/cli/v3"
@@ -90,7 +91,7 @@ func (a *App) printStatus(st *store.Store, out *engine.Status) {
 		for _, ss := range s.Servers {
 			if ss.Diff != "" {
 				fmt.Fprintln(w)
-				for _, l := range strings.SplitAfter(strings.TrimSuffix(a.colorDiff(ss.Diff), "\n"), "\n") {
+				for _, l := range strings.SplitAfter(strings.TrimSuffix(render.ColorDiff(ss.Diff, a.color(false)), "\n"), "\n") {
 					fmt.Fprint(w, "    "+l)
 				}
 				fmt.Fprintln(w)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mcpsync/mcpsync/engine"
+	"github.com/mcpsync/mcpsync/render"
 
 	"github.com/mcpsync/mcpsync/emitters"
 	"github.com/urfave/cli/v3"
@@ -79,7 +80,7 @@ func (a *App) runSync(o engine.SyncOptions, exitCode, showSecrets bool) error {
 		for _, c := range r.Conflicts {
 			fmt.Fprint(a.Stderr, a.conflictText(c))
 		}
-		a.printSkippedSync(a.Stderr, r.Skipped)
+		render.SkippedSync(a.Stderr, r.Skipped, a.paths())
 		switch {
 		case dryRun:
 			fmt.Fprintf(a.Stderr, "dry run: %d file(s) would change; nothing was written\n", len(r.Plan.Changes()))
@@ -94,7 +95,7 @@ func (a *App) runSync(o engine.SyncOptions, exitCode, showSecrets bool) error {
 	}
 	if n := len(r.Conflicts); n > 0 {
 		return exitCodeError{code: exitError, msg: fmt.Sprintf("%d conflict(s) left open; nothing was written for %s (see above); "+
-			"settle each with 'mcpsync resolve NAME --take CLIENT|store'", n, conflictNames(r.Conflicts))}
+			"settle each with 'mcpsync resolve NAME --take CLIENT|store'", n, render.ConflictNames(r.Conflicts))}
 	}
 	if exitCode && r.Changed() {
 		return exitCodeError{code: exitPending}

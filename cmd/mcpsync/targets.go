@@ -17,6 +17,7 @@ import (
 	"github.com/mcpsync/mcpsync/engine"
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/internal/safefile"
+	"github.com/mcpsync/mcpsync/render"
 	"github.com/urfave/cli/v3"
 )
 
@@ -148,10 +149,15 @@ func (a *App) report(ds canonical.Diagnostics, notes []string) {
 	}
 }
 
+// paths are the options of render's functions for stdout.
+func (a *App) paths() render.Paths {
+	return render.Paths{Display: a.engine().Display, Color: a.color(false), Verbose: a.Verbose}
+}
+
 // diffText renders the plan's diff for stdout: masked unless asked, and
 // coloured on a terminal.
 func (a *App) diffText(p *emitters.Plan, showSecrets bool) string {
-	return a.colorDiff(p.Diff(a.diffOptions(p, showSecrets)))
+	return render.ColorDiff(p.Diff(a.diffOptions(p, showSecrets)), a.color(false))
 }
 
 // diffOptions are the options of the plan's diffs on stdout (as text or in
@@ -167,123 +173,16 @@ func (a *App) diffOptions(p *emitters.Plan, showSecrets bool) emitters.DiffOptio
 	return opts
 }
 
-// colorDiff paints a unified diff when stdout is a terminal.
-func (a *App) colorDiff(d string) string {
-	if !a.color(false) || d == "" {
-		return d
-	}
-	lines := strings.SplitAfter(d, "\n")
-	for i, l := range lines {
-		style := ""
-		switch {
-		case strings.HasPrefix(l, "diff --git"), strings.HasPrefix(l, "--- "), strings.HasPrefix(l, "+++ "),
-			strings.HasPrefix(l, "new file mode"), strings.HasPrefix(l, "deleted file mode"):
-			style = styleBold
-		case strings.HasPrefix(l, "@@"):
-			style = styleCyan
-		case strings.HasPrefix(l, "-"):
-			style = styleRed
-		case strings.HasPrefix(l, "+"):
-			style = styleGreen
-		}
-		if style != "" {
-			body := strings.TrimRight(l, "\r\n")
-			lines[i] = style + body + styleReset + l[len(body):]
-		}
-	}
-	return strings.Join(lines, "")
-}
-
-// planDiagnostics are the plan's diagnostics worth printing. A run with
-// nothing to write is quiet however many servers a client cannot fully
-// hold (that was said when the files were written): only its errors and
-// the warnings of files with an entry left alone for the user to settle
-// are printed. A run that writes prints them all; --verbose always does.
-func (a *App) planDiagnostics(p *emitters.Plan) canonical.Diagnostics {
-	if a.Verbose || len(p.Changes()) > 0 {
-		return p.Diags
-	}
-	quiet := map[*canonical.Diagnostic]bool{}
-	for _, fc := range p.Files {
-		if fc.Changed() || fc.Diags.HasErrors() || leftAlone(fc) > 0 {
-			continue
-		}
-		for _, d := range fc.Diags {
-			quiet[d] = true
-		}
-	}
-	var out canonical.Diagnostics
-	for _, d := range p.Diags {
-		if !quiet[d] {
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
-// leftAlone counts the entries a plan leaves alone in a file for the user
-// to settle (their own entry differs, or they edited mcpsync's), not those
-// the client cannot hold, which are the same on every run.
-func leftAlone(fc *emitters.FileChange) int {
-	n := 0
-	for _, tp := range fc.Targets {
-		for _, e := range tp.Entries {
-			if e.Action == emitters.Skip && e.Reason != emitters.ReasonCannotExpress {
-				n++
-			}
-		}
-	}
-	return n
-}
-
 // reportPlanProblems prints the plan's diagnostics; with errors it returns
 // a reportedError (exit 1), after saying that nothing was written.
 func (a *App) reportPlanProblems(p *emitters.Plan) error {
-	a.printDiagnostics(a.planDiagnostics(p))
+	a.printDiagnostics(render.PlanDiagnostics(p, a.Verbose))
 	if p.Diags.HasErrors() {
 		n := len(p.Diags.Errors())
 		fmt.Fprintf(a.Stderr, "mcpsync: %d error(s); no file was written\n", n)
 		return reportedError{p.Err()}
 	}
 	return nil
-}
-
-// entryCounts summarises one file's entry changes: "+2 ~1 -1 !1".
-func entryCounts(fc *emitters.FileChange) string {
-	var add, upd, rem, skip int
-	for _, tp := range fc.Targets {
-		for _, e := range tp.Entries {
-			switch e.Action {
-			case emitters.Add:
-				add++
-			case emitters.Update:
-				upd++
-			case emitters.Remove:
-				rem++
-			case emitters.Skip:
-				skip++
-			}
-		}
-	}
-	var parts []string
-	for _, c := range []struct {
-		n    int
-		sign string
-	}{{add, "+"}, {upd, "~"}, {rem, "-"}, {skip, "!"}} {
-		if c.n > 0 {
-			parts = append(parts, fmt.Sprintf("%s%d", c.sign, c.n))
-		}
-	}
-	return strings.Join(parts, " ")
-}
-
-// fileClients names the client sections of a file: "claude-code (user, local)".
-func fileClients(fc *emitters.FileChange) string {
-	var parts []string
-	for _, tp := range fc.Targets {
-		parts = append(parts, fmt.Sprintf("%s (%s)", tp.Client, tp.Scope))
-	}
-	return strings.Join(parts, ", ")
 }
 
 // printRestartNote names the clients whose files a write changed: most

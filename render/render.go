@@ -1,0 +1,198 @@
+// Package render turns the engine's results into text for people: the
+// diagnostics with their source lines, coloured diffs, one line per file a
+// plan writes, conflicts with every side's version, probe reports, tables.
+// The command line prints it; mcpsync serve returns the same text to the
+// agent. It writes no terminal control but the colours it is asked for.
+package render
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/secrets"
+	"github.com/mcpsync/mcpsync/internal/termsafe"
+)
+
+// ANSI styles.
+const (
+	Reset  = "\x1b[0m"
+	Bold   = "\x1b[1m"
+	Red    = "\x1b[31m"
+	Green  = "\x1b[32m"
+	Yellow = "\x1b[33m"
+	Cyan   = "\x1b[36m"
+	Dim    = "\x1b[2m"
+)
+
+// Style paints text when colour is on (true).
+type Style bool
+
+// Paint wraps s in code when colour is on.
+func (c Style) Paint(code, s string) string {
+	if !c || code == "" {
+		return s
+	}
+	return code + s + Reset
+}
+
+// Table is a tab-aligned writer whose cells are made terminal-safe first
+// (termsafe), so that an escaped name keeps its column.
+type Table struct {
+	*tabwriter.Writer
+	color bool
+}
+
+// NewTable returns a Table writing into w.
+func NewTable(w io.Writer, color bool) *Table {
+	return &Table{tabwriter.NewWriter(w, 0, 4, 2, ' ', 0), color}
+}
+
+func (t *Table) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(t.Writer, termsafe.Escape(string(p), t.color)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// GroupWarnings folds the warnings that say the same thing of several
+// servers in one file ("Cursor has no cwd; … is dropped", once per server
+// of a 1,000-server export) into one line each: the first one's words, how
+// many more servers it is said of and the first few of their names. Errors
+// and warnings said once stay as they are, with their source line;
+// --verbose and --json give every one.
+func GroupWarnings(ds canonical.Diagnostics) canonical.Diagnostics {
+	type group struct {
+		at    int // index in out of the first
+		names []string
+	}
+	groups := map[string]*group{}
+	var out canonical.Diagnostics
+	for _, d := range ds {
+		if d.Severity != canonical.Warning || d.Server == "" {
+			out = append(out, d)
+			continue
+		}
+		key := d.File + "\x00" + warningShape(*d)
+		if g := groups[key]; g != nil {
+			if !slices.Contains(g.names, d.Server) {
+				g.names = append(g.names, d.Server)
+			}
+			continue
+		}
+		groups[key] = &group{at: len(out), names: []string{d.Server}}
+		out = append(out, d)
+	}
+	for _, g := range groups {
+		if len(g.names) < 2 {
+			continue
+		}
+		d := *out[g.at]
+		shown := g.names[1:min(len(g.names), 4)]
+		more := fmt.Sprintf("%d more server", len(g.names)-1)
+		if len(g.names) > 2 {
+			more += "s"
+		}
+		list := strings.Join(shown, ", ")
+		if len(g.names)-1 > len(shown) {
+			list += ", …"
+		}
+		d.Summary += fmt.Sprintf(" (the same for %s: %s; --verbose lists each)", more, list)
+		d.Line, d.Column = 0, 0 // many places: no one source line
+		out[g.at] = &d
+	}
+	return out
+}
+
+// shapeWord matches what varies in a warning from one server to the next:
+// quoted text, references, numbers and durations.
+var shapeWord = regexp.MustCompile(`"[^"]*"|\$\{[^}]*\}|\{env:[^}]*\}|[0-9][0-9a-z.]*`)
+
+// warningShape is a warning's summary with what varies from server to
+// server blanked: the server's own name and the values it holds.
+func warningShape(d canonical.Diagnostic) string {
+	s := strings.ReplaceAll(d.Summary, strconv.Quote(d.Server), "…")
+	s = strings.ReplaceAll(s, d.Server, "…")
+	return d.Field + "\x00" + shapeWord.ReplaceAllString(s, "…")
+}
+
+// Diagnostics writes each diagnostic as
+//
+//	file:line:col: error: summary
+//	    detail
+//	     3 |   "command": 42,
+//	       |              ^
+//
+// reading the source line from the file (or from sources, for text that is
+// not in a file, such as stdin, under the name the diagnostics use); a
+// literal secret on the line is masked. Warnings of one kind in one file
+// share a line unless verbose.
+func Diagnostics(w io.Writer, ds canonical.Diagnostics, color, verbose bool, sources map[string][]byte) {
+	if !verbose {
+		ds = GroupWarnings(ds)
+	}
+	lines := map[string][]string{}
+	for name, data := range sources {
+		lines[name] = strings.Split(string(data), "\n")
+	}
+	for _, d := range ds {
+		sev := d.Severity.String()
+		if color {
+			if d.Severity == canonical.Error {
+				sev = Red + Bold + sev + Reset
+			} else {
+				sev = Yellow + sev + Reset
+			}
+		}
+		var b strings.Builder
+		if p := d.Pos().String(); p != "" {
+			b.WriteString(p + ": ")
+		}
+		b.WriteString(sev + ": ")
+		if d.Server != "" {
+			fmt.Fprintf(&b, "server %q: ", d.Server)
+		}
+		b.WriteString(d.Summary)
+		fmt.Fprintln(w, b.String())
+		if d.Detail != "" {
+			for _, l := range strings.Split(d.Detail, "\n") {
+				fmt.Fprintln(w, "    "+l)
+			}
+		}
+		if d.File != "" && d.Line > 0 {
+			src, ok := lines[d.File]
+			if !ok {
+				if data, err := os.ReadFile(d.File); err == nil && len(data) < 8<<20 {
+					src = strings.Split(string(data), "\n")
+				}
+				lines[d.File] = src
+			}
+			if d.Line <= len(src) {
+				// The line is the file's own text: a literal secret on it is
+				// masked, and the caret moved to match.
+				raw := strings.TrimRight(src[d.Line-1], "\r")
+				line, col := secrets.MaskLine(raw), d.Column
+				if line != raw && col > 0 && col <= len(raw)+1 {
+					col = len(secrets.MaskLine(raw[:col-1])) + 1
+				}
+				num := fmt.Sprintf("%5d | ", d.Line)
+				fmt.Fprintln(w, num+line)
+				if col > 0 && col <= len(line)+1 {
+					pad := strings.Map(func(r rune) rune {
+						if r == '\t' {
+							return '\t'
+						}
+						return ' '
+					}, line[:col-1])
+					fmt.Fprintln(w, strings.Repeat(" ", len(num)-2)+"| "+pad+"^")
+				}
+			}
+		}
+	}
+}
