@@ -122,10 +122,12 @@ func FileClients(fc *emitters.FileChange) string {
 
 // Paths says how to show paths and whether to colour.
 type Paths struct {
-	// Display shortens a path for people (engine.Display).
-	Display func(string) string
-	Color   bool
-	Verbose bool
+	// Display shortens a path for people (engine.Display); StoreDisplay a
+	// store's path (engine.StoreDisplay).
+	Display, StoreDisplay func(string) string
+	// Color: stdout takes colour; ColorErr: stderr does.
+	Color, ColorErr bool
+	Verbose         bool
 }
 
 func (o Paths) show(p string) string {
@@ -133,6 +135,13 @@ func (o Paths) show(p string) string {
 		return p
 	}
 	return o.Display(p)
+}
+
+func (o Paths) storeShow(p string) string {
+	if o.StoreDisplay == nil {
+		return p
+	}
+	return o.StoreDisplay(p)
 }
 
 // FileLines writes one line per file: what happened (or would) to it.

@@ -8,15 +8,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/engine"
 	"github.com/mcpsync/mcpsync/probe"
+	"github.com/mcpsync/mcpsync/render"
 	"github.com/mcpsync/mcpsync/resolve"
 	"github.com/mcpsync/mcpsync/store"
 	"github.com/urfave/cli/v3"
@@ -139,10 +141,10 @@ func (a *App) addResolved(ctx context.Context, cmd *cli.Command, input string) e
 
 	report := resolveReport{Result: res}
 	if explain && !a.JSON {
-		a.printExplain(res)
+		render.Explain(a.Stdout, res, a.paths())
 	}
 	if !a.JSON {
-		a.printResolved(res)
+		render.Resolved(a.Stdout, res)
 	}
 	// What came from outside may not disguise what it runs.
 	if probs := resolve.CheckCommand(res.Server); len(probs) > 0 && !cmd.Bool("allow-runner-options") {
@@ -236,7 +238,7 @@ func (a *App) resolveFailed(in resolve.Input, err error, explain bool) error {
 	if a.JSON {
 		a.printJSON(map[string]any{"input": in, "error": err.Error(), "evidence": evidence, "stored": false}) //nolint:errcheck // the error below is what matters
 	} else if explain && len(evidence) > 0 {
-		a.printSteps(in, evidence)
+		render.Steps(a.Stdout, in, evidence, a.paths())
 	}
 	var pick *resolve.PickError
 	if errors.As(err, &pick) {
@@ -328,83 +330,6 @@ func probeFailure(r probe.Result) string {
 	return b.String()
 }
 
-// printResolved says what was found and which values it needs.
-func (a *App) printResolved(res *resolve.Result) {
-	fmt.Fprintf(a.Stdout, "resolved %s via %s (%s)\n", res.Input.String(), res.Step, res.Source)
-	fmt.Fprintf(a.Stdout, "  %s: %s\n", res.Server.Name, resolve.CommandLine(res.Server))
-	for _, k := range sortedStringKeys(res.Server.Env) {
-		fmt.Fprintf(a.Stdout, "    env %s=%s\n", k, res.Server.Env[k])
-	}
-	for _, k := range sortedStringKeys(res.Server.Headers) {
-		fmt.Fprintf(a.Stdout, "    header %s: %s\n", k, res.Server.Headers[k])
-	}
-	var optional []string
-	for _, in := range res.Inputs {
-		if !in.Used {
-			optional = append(optional, in.Label)
-			continue
-		}
-		var tags []string
-		if in.Required {
-			tags = append(tags, "required")
-		} else {
-			tags = append(tags, "optional")
-		}
-		if in.Secret {
-			tags = append(tags, "secret")
-		}
-		if in.Provided {
-			tags = append(tags, "given")
-		}
-		line := fmt.Sprintf("  needs ${%s} (%s)", in.Name, strings.Join(tags, ", "))
-		if in.Description != "" {
-			line += ": " + in.Description
-		}
-		fmt.Fprintln(a.Stdout, line)
-	}
-	if len(optional) > 0 {
-		fmt.Fprintf(a.Stdout, "  optional, not set: %s (pass --input NAME=VALUE to use them)\n", strings.Join(optional, ", "))
-	}
-	if res.Runner != "remote" {
-		for _, c := range res.Candidates {
-			if c.Runner == "remote" {
-				fmt.Fprintf(a.Stdout, "  also hosted at %s (add --remote to use it)\n", c.Server.URL)
-				break
-			}
-		}
-	}
-}
-
-// printExplain prints the chain and the candidates of the winning step.
-func (a *App) printExplain(res *resolve.Result) {
-	a.printSteps(res.Input, res.Evidence)
-	if len(res.Candidates) > 1 {
-		fmt.Fprintf(a.Stdout, "candidates at step %s (first is used; --pick chooses another):\n", res.Step)
-		for i, c := range res.Candidates {
-			mark := " "
-			if i == 0 {
-				mark = "*"
-			}
-			fmt.Fprintf(a.Stdout, "  %s %-24s %s\n", mark, c.ID, resolve.CommandLine(c.Server))
-		}
-	}
-}
-
-func (a *App) printSteps(in resolve.Input, steps []resolve.Step) {
-	fmt.Fprintf(a.Stdout, "resolver chain for %s:\n", in.String())
-	for _, s := range steps {
-		mark := a.paint(false, styleDim, "-")
-		if s.Found {
-			mark = a.paint(false, styleGreen, "+")
-		}
-		line := fmt.Sprintf("  %s %-11s %s", mark, s.Step, s.Detail)
-		if s.Source != "" {
-			line += a.paint(false, styleDim, "  ("+s.Source+")")
-		}
-		fmt.Fprintln(a.Stdout, line)
-	}
-}
-
 // interactive reports whether values can be asked for: stdin is a
 // terminal and the output is for a person. Prompts go to stderr.
 // userResolvers are the resolver plugins of the user's own store: st's when
@@ -491,7 +416,7 @@ func warnUnknownInputs(w io.Writer, values map[string]string, res *resolve.Resul
 		known[in.Name], known[in.Label], known[strings.TrimLeft(in.Label, "-")] = true, true, true
 		names = append(names, in.Name)
 	}
-	for _, k := range sortedStringKeys(values) {
+	for _, k := range slices.Sorted(maps.Keys(values)) {
 		if !known[k] {
 			have := "it takes none"
 			if len(names) > 0 {
@@ -550,13 +475,4 @@ func firstNonEmptyString(vals ...string) string {
 		}
 	}
 	return ""
-}
-
-func sortedStringKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -11,13 +11,13 @@ import (
 	"strings"
 
 	"github.com/mcpsync/mcpsync/engine"
+	"github.com/mcpsync/mcpsync/render"
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/emitters/unidiff"
 	"github.com/mcpsync/mcpsync/internal/safefile"
 	"github.com/mcpsync/mcpsync/internal/secrets"
 	"github.com/mcpsync/mcpsync/paste"
-	"github.com/mcpsync/mcpsync/store"
 	"github.com/urfave/cli/v3"
 )
 
@@ -188,7 +188,7 @@ func (a *App) storeServers(scope canonical.Scope, servers []canonical.Server, fo
 		}
 		return a.printJSON(out)
 	}
-	a.printAddOutcomes(st, run.Outcomes)
+	render.AddOutcomes(a.Stdout, st, run.Outcomes, a.paths())
 	if run.Export != nil {
 		a.printFileLines(run.Export.Plan, false)
 		a.printSkipped(run.Export.Skipped, false)
@@ -198,21 +198,6 @@ func (a *App) storeServers(scope canonical.Scope, servers []canonical.Server, fo
 		a.printRestartNote(run.Export.Plan)
 	}
 	return nil
-}
-
-// printAddOutcomes says what add did to each server in the store.
-func (a *App) printAddOutcomes(st *store.Store, outcomes []engine.AddOutcome) {
-	where := a.engine().StoreDisplay(st.Path)
-	for _, o := range outcomes {
-		switch o.Action {
-		case "unchanged":
-			fmt.Fprintf(a.Stdout, "%s is already in %s, unchanged\n", o.Name, where)
-		case "added":
-			fmt.Fprintf(a.Stdout, "%s %s to %s\n", a.paint(false, styleGreen, "added"), o.Name, where)
-		default:
-			fmt.Fprintf(a.Stdout, "%s %s in %s\n", a.paint(false, styleYellow, o.Action), o.Name, where)
-		}
-	}
 }
 
 // printAddDryRun prints the change to the store and, with --to, to the

@@ -3,11 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/doctor"
 	"github.com/mcpsync/mcpsync/engine"
+	"github.com/mcpsync/mcpsync/render"
 	"github.com/urfave/cli/v3"
 )
 
@@ -65,7 +65,7 @@ func (a *App) runDoctor(clients, scopes []string, fix bool) error {
 		return err
 	}
 	for _, f := range rep.Findings {
-		a.printFinding(f)
+		render.Finding(a.Stdout, f, a.paths())
 	}
 	files, servers, clientsSeen := 0, 0, map[string]bool{}
 	for _, f := range rep.Files {
@@ -89,35 +89,4 @@ func (a *App) runDoctor(clients, scopes []string, fix bool) error {
 		return reportedError{fmt.Errorf("doctor found %d error(s)", e)}
 	}
 	return nil
-}
-
-// printFinding writes one finding the way diagnostics are written, with
-// its fix below.
-func (a *App) printFinding(f doctor.Finding) {
-	sev := string(f.Severity)
-	style := map[doctor.Severity]string{doctor.SevError: styleRed + styleBold, doctor.SevWarning: styleYellow, doctor.SevInfo: styleCyan}[f.Severity]
-	var b strings.Builder
-	if f.File != "" {
-		p := canonical.Pos{File: a.engine().Display(f.File), Line: f.Line, Column: f.Column}
-		b.WriteString(p.String() + ": ")
-	}
-	b.WriteString(a.paint(false, style, sev) + " ")
-	b.WriteString(a.paint(false, styleDim, "["+string(f.Kind)+"]") + " ")
-	if f.Client != "" {
-		who := f.Client
-		if f.Scope != "" {
-			who += ", " + string(f.Scope)
-		}
-		b.WriteString("(" + who + ") ")
-	}
-	if f.Server != "" {
-		fmt.Fprintf(&b, "server %q: ", f.Server)
-	}
-	b.WriteString(f.Message)
-	fmt.Fprintln(a.Stdout, b.String())
-	if f.Fix != "" {
-		for _, l := range strings.Split(f.Fix, "\n") {
-			fmt.Fprintln(a.Stdout, "    fix: "+l)
-		}
-	}
 }

@@ -88,7 +88,7 @@ func (a *App) runImport(o engine.ImportOptions) error {
 		}
 		a.printJSON(out)
 	} else {
-		a.printImportOutcomes(run)
+		render.ImportOutcomes(a.Stdout, run)
 		if o.Extract && len(moved) > 0 {
 			for _, p := range run.Rewrites {
 				if o.DryRun {
@@ -120,27 +120,6 @@ func (a *App) runImport(o engine.ImportOptions) error {
 		fmt.Fprintf(a.Stderr, "%s has no servers to import\n", client)
 	}
 	return nil
-}
-
-// printImportOutcomes prints one line per server the import considered.
-func (a *App) printImportOutcomes(run *engine.ImportRun) {
-	for _, o := range run.Outcomes {
-		switch o.Action {
-		case engine.ImportRenamed:
-			fmt.Fprintf(a.Stdout, "renamed   %s -> %s\n", o.From, o.Name)
-		case engine.ImportKeptStore:
-			fmt.Fprintf(a.Stdout, "kept      %s (the store's definition)\n", o.Name)
-		case engine.ImportStoreNewer:
-			what := "changed it since mcpsync wrote it there"
-			if o.Removed {
-				what = "removed it since mcpsync wrote it there"
-			}
-			fmt.Fprintf(a.Stdout, "kept      %s (the store %s; 'mcpsync export --to %s' brings %s up to date, --prefer client takes %s's)\n",
-				o.Name, what, run.Client.ID(), run.Client.ID(), run.Client.ID())
-		default:
-			fmt.Fprintf(a.Stdout, "%-9s %s\n", o.Action, o.Name)
-		}
-	}
 }
 
 func importConflictNames(cs []engine.Conflict) string {

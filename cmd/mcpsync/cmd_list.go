@@ -3,12 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/engine"
 	"github.com/mcpsync/mcpsync/internal/secrets"
-	"github.com/mcpsync/mcpsync/sources"
+	"github.com/mcpsync/mcpsync/render"
 	"github.com/mcpsync/mcpsync/store"
 	"github.com/urfave/cli/v3"
 )
@@ -51,57 +50,5 @@ func (a *App) runList(scope canonical.Scope) error {
 		fmt.Fprintf(a.Stderr, "no servers in %s yet; add one with: mcpsync add NAME -- COMMAND\n", a.engine().StoreDisplay(st.Path))
 		return nil
 	}
-	withSources := servers[len(servers)-1].Source != ""
-	tw := a.newTable()
-	header := "NAME\tTRANSPORT\tCOMMAND/URL\tENABLED\tCLIENTS"
-	if withSources {
-		header += "\tSOURCE"
-	}
-	fmt.Fprintln(tw, a.paint(false, styleBold, header))
-	for _, ls := range servers {
-		srv := secrets.MaskServer(ls.Server)
-		enabled := "yes"
-		if srv.Disabled {
-			enabled = a.paint(false, styleDim, "no")
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s", srv.Name, srv.Transport, truncate(target(srv), 60), enabled, ls.Clients(st))
-		if withSources {
-			note := ls.SourceNote()
-			if ls.Approval != "" && ls.Approval != sources.Approved {
-				note = a.paint(false, styleYellow, note)
-			}
-			fmt.Fprintf(tw, "\t%s", note)
-		}
-		fmt.Fprintln(tw)
-	}
-	return tw.Flush()
-}
-
-// target is what a server runs: its command line, or its URL.
-func target(srv canonical.Server) string {
-	if srv.Transport.IsRemote() || srv.Command == "" {
-		return srv.URL
-	}
-	return shellJoin(append([]string{srv.Command}, srv.Args...))
-}
-
-// shellJoin writes a command line a shell would split back into args.
-func shellJoin(args []string) string {
-	out := make([]string, len(args))
-	for i, s := range args {
-		if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`*?[]{}()<>|&;#~") {
-			out[i] = s
-			continue
-		}
-		out[i] = "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-	}
-	return strings.Join(out, " ")
-}
-
-func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
+	return render.List(a.Stdout, servers, st, a.paths())
 }

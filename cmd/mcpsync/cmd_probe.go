@@ -3,12 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"slices"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/mcpsync/mcpsync/engine"
+	"github.com/mcpsync/mcpsync/render"
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/probe"
@@ -125,7 +124,7 @@ func (a *App) runProbe(ctx context.Context, cmd *cli.Command, r probeRun) error 
 			return err
 		}
 	} else {
-		a.printProbeReport(rep, res.Servers)
+		render.ProbeReport(a.Stdout, rep, res.Servers, a.paths())
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -205,117 +204,4 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
-}
-
-// stateLook is how a state is shown: a symbol and a colour.
-var stateLook = map[probe.State]struct{ symbol, style string }{
-	probe.Ready:    {"✓", styleGreen},
-	probe.Degraded: {"!", styleYellow},
-	probe.Failed:   {"✗", styleRed},
-	probe.Skipped:  {"-", styleDim},
-}
-
-// printProbeReport prints the table, then what went wrong with each server
-// that is not ready, then a summary line.
-func (a *App) printProbeReport(rep probe.Report, servers []canonical.Server) {
-	tw := a.newTable()
-	fmt.Fprintln(tw, a.paint(false, styleBold, "  SERVER\tSTATE\tTRANSPORT\tTOOLS\tLATENCY\tDETAIL"))
-	for _, r := range rep.Results {
-		look := stateLook[r.State]
-		tools, latency := "-", "-"
-		if r.State == probe.Ready || r.State == probe.Degraded {
-			tools = fmt.Sprint(len(r.Tools))
-		}
-		if len(r.Attempts) > 0 {
-			latency = formatLatency(r.Latency)
-		}
-		fmt.Fprintf(tw, "%s %s\t%s\t%s\t%s\t%s\t%s\n", a.paint(false, look.style, look.symbol), r.Server,
-			a.paint(false, look.style, string(r.State)), r.Transport, tools, latency, probeDetail(r))
-	}
-	tw.Flush()
-
-	for _, r := range rep.Results {
-		if r.State != probe.Failed && r.State != probe.Degraded {
-			continue
-		}
-		w := a.Stdout
-		fmt.Fprintln(w)
-		head := r.Server
-		if i := slices.IndexFunc(servers, func(s canonical.Server) bool { return s.Name == r.Server }); i >= 0 && servers[i].Origin.File != "" {
-			pos := servers[i].Origin
-			pos.File = a.engine().Display(pos.File)
-			head += " (" + pos.String() + ")"
-		}
-		fmt.Fprintf(w, "%s: %s\n", a.paint(false, styleBold, head), a.paint(false, stateLook[r.State].style, string(r.Category)))
-		if r.Target != "" {
-			fmt.Fprintf(w, "  %s: %s\n", targetLabel(r.Transport), r.Target)
-		}
-		if r.Message != "" {
-			fmt.Fprintf(w, "  %s\n", r.Message)
-		}
-		if len(r.Attempts) > 1 {
-			fmt.Fprintf(w, "  tried %d times\n", len(r.Attempts))
-		}
-		for _, l := range r.StderrTail {
-			fmt.Fprintf(w, "  %s %s\n", a.paint(false, styleDim, "stderr |"), l)
-		}
-		if r.Hint != "" {
-			fmt.Fprintf(w, "  hint: %s\n", r.Hint)
-		}
-	}
-
-	s := rep.Summary
-	fmt.Fprintf(a.Stdout, "\n%d server%s: %d ready, %d degraded, %d failed, %d skipped (%s)\n",
-		s.Total, plural(s.Total), s.Ready, s.Degraded, s.Failed, s.Skipped, formatLatency(rep.Elapsed))
-}
-
-func targetLabel(t canonical.Transport) string {
-	if t.IsRemote() {
-		return "url"
-	}
-	return "command"
-}
-
-// probeDetail is the table's last column: the tools of a ready server, or
-// the category of a problem.
-func probeDetail(r probe.Result) string {
-	switch r.State {
-	case probe.Ready:
-		return clip(strings.Join(r.Tools, ", "), 60)
-	case probe.Degraded:
-		return "missing " + strings.Join(r.MissingTools, ", ")
-	case probe.Skipped:
-		return strings.ReplaceAll(string(r.Category), "_", " ")
-	}
-	d := string(r.Category)
-	switch {
-	case r.ExitCode != nil:
-		d += fmt.Sprintf(" (exit code %d)", *r.ExitCode)
-	case r.HTTPStatus != 0:
-		d += fmt.Sprintf(" (HTTP %d)", r.HTTPStatus)
-	case len(r.MissingEnv) > 0:
-		d += " (" + strings.Join(r.MissingEnv, ", ") + ")"
-	}
-	return d
-}
-
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
-
-// formatLatency rounds for people: 840ms, 1.2s, 2m3s.
-func formatLatency(d time.Duration) string {
-	switch {
-	case d < time.Millisecond:
-		return d.Round(time.Microsecond).String()
-	case d < time.Second:
-		return d.Round(time.Millisecond).String()
-	case d < time.Minute:
-		return d.Round(100 * time.Millisecond).String()
-	}
-	return d.Round(time.Second).String()
 }

@@ -65,39 +65,9 @@ func (a *App) runRestoreList(paths []string) error {
 		fmt.Fprintf(a.Stderr, "no backups yet: mcpsync keeps one in %s each time it writes a file\n", a.engine().Display(a.engine().BackupDir()))
 		return nil
 	}
-	for i, f := range files {
-		if i > 0 {
-			fmt.Fprintln(a.Stdout)
-		}
-		fmt.Fprintln(a.Stdout, a.paint(false, styleBold, f.Display))
-		tw := a.newTable()
-		for _, b := range f.Backups {
-			size := "(absent)"
-			if !b.Absent {
-				size = humanSize(b.Size)
-			}
-			cmd := b.Command
-			if cmd == "" {
-				cmd = "-"
-			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", b.At.Local().Format("2006-01-02 15:04:05"), size, cmd, a.paint(false, styleDim, b.ID))
-		}
-		tw.Flush()
-	}
+	render.Backups(a.Stdout, files, a.paths())
 	fmt.Fprintln(a.Stderr, "each line is a file as it was just before that write; restore one with: mcpsync restore FILE --at ID")
 	return nil
-}
-
-func humanSize(n int64) string {
-	switch {
-	case n < 0:
-		return "?"
-	case n < 1024:
-		return fmt.Sprintf("%d B", n)
-	case n < 1024*1024:
-		return fmt.Sprintf("%.1f kB", float64(n)/1024)
-	}
-	return fmt.Sprintf("%.1f MB", float64(n)/(1024*1024))
 }
 
 // restoredJSON is one file of a restore in --json.
@@ -157,20 +127,7 @@ func (a *App) runRestore(o engine.RestoreOptions) error {
 	if a.JSON {
 		return out(res)
 	}
-	tw := a.newTable()
-	for _, fc := range p.Files {
-		verb := map[emitters.ChangeKind]string{emitters.Create: "restored", emitters.Modify: "restored",
-			emitters.Delete: "removed", emitters.Unchanged: "unchanged"}[fc.Kind]
-		note := ""
-		switch fc.Kind {
-		case emitters.Delete:
-			note = "(it did not exist then)"
-		case emitters.Unchanged:
-			note = "(already as it was)"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", verb, a.engine().Display(fc.Path), note)
-	}
-	tw.Flush()
+	render.Restored(a.Stdout, p, a.paths())
 	if res.BackedUp > 0 {
 		fmt.Fprintf(a.Stderr, "the replaced bytes are backed up too: undo this with 'mcpsync restore --all'\n")
 	}

@@ -151,7 +151,8 @@ func (a *App) report(ds canonical.Diagnostics, notes []string) {
 
 // paths are the options of render's functions for stdout.
 func (a *App) paths() render.Paths {
-	return render.Paths{Display: a.engine().Display, Color: a.color(false), Verbose: a.Verbose}
+	return render.Paths{Display: a.engine().Display, StoreDisplay: a.engine().StoreDisplay,
+		Color: a.color(false), ColorErr: a.color(true), Verbose: a.Verbose}
 }
 
 // diffText renders the plan's diff for stdout: masked unless asked, and
