@@ -8,10 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -20,7 +17,6 @@ import (
 	"github.com/mcpsync/mcpsync/probe"
 	"github.com/mcpsync/mcpsync/render"
 	"github.com/mcpsync/mcpsync/resolve"
-	"github.com/mcpsync/mcpsync/store"
 	"github.com/urfave/cli/v3"
 	"golang.org/x/term"
 )
@@ -64,96 +60,52 @@ type resolveReport struct {
 
 // addResolved handles `mcpsync add INPUT` where INPUT names something to
 // resolve (a GitHub URL, owner/repo, a registry name, a package, an
-// endpoint). It resolves, probes, and stores with storeServers.
+// endpoint): engine.Find resolves it, the command line is shown, the user
+// is asked before it starts, and storeServers stores it.
 func (a *App) addResolved(ctx context.Context, cmd *cli.Command, input string) error {
-	in, err := resolve.ParseInput(input)
-	if err != nil {
-		return usageError{Err: err}
-	}
 	values, err := parseInputs(cmd.StringSlice("input"))
 	if err != nil {
 		return err
 	}
 	scope := canonical.Scope(cmd.String("scope"))
-	st, err := a.openStore(scope)
-	if err != nil {
-		return err
-	}
-	opts := resolve.Options{
-		GitHubAPI: cmd.String("github-api"), GitHubRaw: cmd.String("github-raw"), Registry: cmd.String("registry"),
-		Token:    firstNonEmptyString(a.Getenv("GITHUB_TOKEN"), a.Getenv("GH_TOKEN")),
-		CacheDir: filepath.Join(a.Dirs.Cache, "resolve"), Refresh: cmd.Bool("refresh"),
-		Remote: cmd.Bool("remote"), Pick: cmd.String("pick"), Name: cmd.String("name"),
-		Inputs: values, UserAgent: "mcpsync/" + version,
-	}
-	for _, r := range a.userResolvers(st) {
-		opts.Plugins = append(opts.Plugins, resolve.Plugin{Name: r.Name, Command: r.Command, Timeout: r.Timeout, Dir: a.engine().ProjectRoot()})
-	}
 	explain := cmd.Bool("explain")
-	res, err := resolve.Resolve(ctx, in, opts)
+	f, err := a.engine().Find(ctx, engine.FindOptions{
+		Input: input, Scope: scope, Inputs: values,
+		Remote: cmd.Bool("remote"), Pick: cmd.String("pick"), Name: cmd.String("name"), Refresh: cmd.Bool("refresh"),
+		GitHubAPI: cmd.String("github-api"), GitHubRaw: cmd.String("github-raw"), Registry: cmd.String("registry"),
+		UserAgent: "mcpsync/" + version,
+	})
 	if err != nil {
-		return a.resolveFailed(in, err, explain)
+		return a.resolveFailed(err, explain)
 	}
-
-	warnUnknownInputs(a.Stderr, values, res)
+	if note := a.engine().StoreNote(f.Store); note != "" && !a.JSON {
+		fmt.Fprintln(a.Stderr, "note: "+note)
+	}
+	a.report(f.Diags, nil)
 
 	// Values the entry needs: from --input, the environment, or a terminal.
-	secrets := map[string]string{}
-	for _, ri := range res.Inputs {
-		v, ok := values[ri.Name]
-		if !ok && ri.Label != "" {
-			v, ok = values[ri.Label]
-		}
-		if ok && ri.Secret {
-			secrets[ri.Name] = v
-		}
-	}
-	missing := res.MissingInputs(nil, a.LookupEnv)
-	if len(missing) > 0 && a.interactive() {
-		asked, err := a.askInputs(missing)
+	if len(f.Missing) > 0 && a.interactive() {
+		asked, err := a.askInputs(f.Missing)
 		if err != nil {
 			return err
 		}
-		again := false
-		for _, ri := range missing {
-			if ri.Secret {
-				secrets[ri.Name] = asked[ri.Name]
-			} else {
-				values[ri.Name] = asked[ri.Name]
-				again = true
-			}
+		if err := f.Provide(ctx, asked); err != nil {
+			return a.resolveFailed(err, explain)
 		}
-		if again { // non-secret answers are written into the entry: resolve again (cached)
-			opts.Inputs = values
-			if res, err = resolve.Resolve(ctx, in, opts); err != nil {
-				return a.resolveFailed(in, err, explain)
-			}
-		}
-		missing = nil
 	}
-
-	// A name taken by another server is refused before the probe runs.
-	if old, ok := st.Servers.Get(res.Server.Name); ok && !cmd.Bool("force") && !engine.SameServer(old, res.Server) {
-		msg := fmt.Sprintf("server %q is already in %s with a different definition; add --force to replace it, "+
-			"or --name NAME to add this one under another name", res.Server.Name, a.engine().StoreDisplay(st.Path))
-		return a.resolveAborted(resolveReport{Result: res}, msg)
-	}
-
+	res := f.Result
 	report := resolveReport{Result: res}
+	if err := f.CheckName(cmd.Bool("force")); err != nil { // before anything is printed or run
+		return a.resolveAborted(report, err.Error())
+	}
 	if explain && !a.JSON {
 		render.Explain(a.Stdout, res, a.paths())
 	}
 	if !a.JSON {
 		render.Resolved(a.Stdout, res)
 	}
-	// What came from outside may not disguise what it runs.
-	if probs := resolve.CheckCommand(res.Server); len(probs) > 0 && !cmd.Bool("allow-runner-options") {
-		var b strings.Builder
-		for _, p := range probs {
-			fmt.Fprintf(&b, "\n  %s", p)
-		}
-		return a.resolveAborted(report, "the command line resolved from "+res.Source+" does more than start a server:"+b.String()+
-			"\nif you trust it, run again with --allow-runner-options")
+	if err := f.CheckRunner(cmd.Bool("allow-runner-options")); err != nil {
+		return a.resolveAborted(report, err.Error())
 	}
 	noProbe := cmd.Bool("no-probe")
 	if !noProbe && cmd.Bool("dry-run") {
@@ -162,17 +114,11 @@ func (a *App) addResolved(ctx context.Context, cmd *cli.Command, input string) e
 			fmt.Fprintf(a.Stderr, "dry run: %s was not started; without --dry-run mcpsync asks before it starts it\n", res.Server.Name)
 		}
 	}
-	if len(missing) > 0 && !noProbe {
-		msg := "cannot probe " + res.Server.Name + ": " + describeInputs(missing) + " is not set; export it, pass --input " +
-			missing[0].Name + "=VALUE, or add --no-probe to store the entry as it is"
-		if len(missing) > 1 {
-			msg = "cannot probe " + res.Server.Name + ": " + describeInputs(missing) + " are not set; export them, pass --input NAME=VALUE " +
-				"for each, or add --no-probe to store the entry as it is"
-		}
-		return a.resolveAborted(report, msg)
+	if err := f.MissingError(); err != nil && !noProbe {
+		return a.resolveAborted(report, err.Error())
 	}
-	if len(missing) > 0 {
-		fmt.Fprintf(a.Stderr, "note: set %s before a client starts %s\n", describeInputs(missing), res.Server.Name)
+	if len(f.Missing) > 0 {
+		fmt.Fprintf(a.Stderr, "note: set %s before a client starts %s\n", engine.DescribeInputs(f.Missing), res.Server.Name)
 	}
 	if !noProbe && res.Server.Transport == canonical.Stdio && !cmd.Bool("yes") {
 		if err := a.confirmRun(res); err != nil {
@@ -182,24 +128,37 @@ func (a *App) addResolved(ctx context.Context, cmd *cli.Command, input string) e
 
 	srv := res.Server
 	if !noProbe {
-		result, used := a.probeResolved(ctx, cmd, res, secrets)
+		opts := probe.Options{InheritEnv: cmd.Bool("inherit-env"), Timeout: cmd.Duration("probe-timeout"), ClientVersion: version}
+		if opts.Timeout <= 0 {
+			opts.Timeout = f.ProbeTimeout()
+		}
+		if a.stderrTTY && !a.JSON {
+			fmt.Fprintf(a.Stderr, "probing %s (up to %s)…\n", res.Server.Name, opts.Timeout)
+		}
+		result, used, alt := a.engine().ProbeFound(ctx, f, opts)
 		report.Probe = &result
 		if result.State != probe.Ready {
-			return a.resolveAborted(report, probeFailure(result))
+			return a.resolveAborted(report, engine.ProbeFailure(result))
 		}
 		srv = used
 		if !a.JSON {
+			if alt {
+				fmt.Fprintf(a.Stdout, "note: %s answers over %s, not %s: stored as %s\n", srv.URL, srv.Transport, res.Server.Transport, srv.Transport)
+			}
 			fmt.Fprintf(a.Stdout, "probe: %s, %s in %s\n", a.paint(false, styleGreen, "ready"),
 				countNoun(len(result.Tools), "tool")+toolList(result.Tools), result.Latency.Round(time.Millisecond))
 		}
 	}
-	if !a.JSON {
+	store := func() error {
 		return a.storeServers(scope, []canonical.Server{srv}, cmd.Bool("force"), cmd.Bool("dry-run"), clientList(cmd.StringSlice("to")))
+	}
+	if !a.JSON {
+		return store()
 	}
 	var buf bytes.Buffer
 	out := a.Stdout
 	a.Stdout = &buf
-	err = a.storeServers(scope, []canonical.Server{srv}, cmd.Bool("force"), cmd.Bool("dry-run"), clientList(cmd.StringSlice("to")))
+	err = store()
 	a.Stdout = out
 	report.Result.Server = srv
 	report.Stored = err == nil && !cmd.Bool("dry-run")
@@ -217,35 +176,22 @@ func (a *App) addResolved(ctx context.Context, cmd *cli.Command, input string) e
 }
 
 // resolveFailed reports a resolver error: the chain with --explain, the
-// evidence with --json, and an exit code by kind (a --pick that matches
-// nothing is a usage error).
-func (a *App) resolveFailed(in resolve.Input, err error, explain bool) error {
-	var evidence []resolve.Step
-	var nf *resolve.NotFoundError
-	var amb *resolve.AmbiguousError
-	var pe *resolve.PluginError
-	var rn *resolve.RegistryNotFoundError
-	switch {
-	case errors.As(err, &nf):
-		evidence = nf.Evidence
-	case errors.As(err, &amb):
-		evidence = amb.Evidence
-	case errors.As(err, &pe):
-		evidence = pe.Evidence
-	case errors.As(err, &rn):
-		evidence = rn.Evidence
+// evidence with --json. A usage error (a --pick that matches nothing, an
+// input that names nothing) is returned as it is.
+func (a *App) resolveFailed(err error, explain bool) error {
+	var re *engine.ResolveError
+	if !errors.As(err, &re) {
+		return err
 	}
+	a.report(re.Diags, nil)
 	if a.JSON {
-		a.printJSON(map[string]any{"input": in, "error": err.Error(), "evidence": evidence, "stored": false}) //nolint:errcheck // the error below is what matters
-	} else if explain && len(evidence) > 0 {
-		render.Steps(a.Stdout, in, evidence, a.paths())
-	}
-	var pick *resolve.PickError
-	if errors.As(err, &pick) {
-		return usageError{Err: err}
+		a.printJSON(map[string]any{"input": re.Input, "error": err.Error(), "evidence": re.Evidence, "stored": false}) //nolint:errcheck // the error below is what matters
+	} else if explain && len(re.Evidence) > 0 {
+		render.Steps(a.Stdout, re.Input, re.Evidence, a.paths())
 	}
 	msg := err.Error()
-	if nf != nil && explain && !a.JSON {
+	var nf *resolve.NotFoundError
+	if errors.As(err, &nf) && explain && !a.JSON {
 		msg = nf.Short() // the chain is printed above
 	}
 	fmt.Fprintln(a.Stderr, "mcpsync: "+msg)
@@ -262,88 +208,6 @@ func (a *App) resolveAborted(report resolveReport, msg string) error {
 	fmt.Fprintln(a.Stderr, "mcpsync: "+msg)
 	fmt.Fprintln(a.Stderr, "mcpsync: nothing was added")
 	return reportedError{errors.New(msg)}
-}
-
-// probeResolved starts the entry (with the secrets the user gave in its
-// environment only) and, when a remote fails in a way the other transport
-// might not, tries that transport too. It returns the result and the entry
-// that was probed.
-func (a *App) probeResolved(ctx context.Context, cmd *cli.Command, res *resolve.Result, secrets map[string]string) (probe.Result, canonical.Server) {
-	timeout := cmd.Duration("probe-timeout")
-	if timeout <= 0 {
-		timeout = 30 * time.Second
-		switch res.Runner {
-		case "npx", "uvx", "docker", "dnx", "go":
-			timeout = 2 * time.Minute // a first run downloads the package or the image
-		}
-	}
-	lookup := a.LookupEnv
-	if lookup == nil {
-		lookup = os.LookupEnv
-	}
-	opts := probe.Options{
-		InheritEnv: cmd.Bool("inherit-env"),
-		Timeout:    timeout, ProjectDir: a.engine().ProjectRoot(), Home: a.Dirs.Home, ClientVersion: version,
-		Getenv: func(k string) (string, bool) {
-			if v, ok := secrets[k]; ok {
-				return v, true
-			}
-			return lookup(k)
-		},
-	}
-	if a.stderrTTY && !a.JSON {
-		fmt.Fprintf(a.Stderr, "probing %s (up to %s)…\n", res.Server.Name, timeout)
-	}
-	srv := res.Server
-	result := probe.One(ctx, srv, opts)
-	if result.State != probe.Ready && res.AltTransport != "" && srv.Transport.IsRemote() &&
-		(result.Category == probe.ProtocolError || result.Category == probe.UnsupportedTransport) {
-		alt := srv.Clone()
-		alt.Transport = res.AltTransport
-		if r2 := probe.One(ctx, alt, opts); r2.State == probe.Ready {
-			if !a.JSON {
-				fmt.Fprintf(a.Stdout, "note: %s answers over %s, not %s: stored as %s\n", srv.URL, alt.Transport, srv.Transport, alt.Transport)
-			}
-			return r2, alt
-		}
-	}
-	return result, srv
-}
-
-// probeFailure says why a probe did not end ready, for the user.
-func probeFailure(r probe.Result) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "probe %s: %s", r.State, r.Category)
-	if r.Message != "" {
-		b.WriteString(": " + r.Message)
-	}
-	if len(r.MissingEnv) > 0 {
-		b.WriteString(" (missing " + strings.Join(r.MissingEnv, ", ") + ")")
-	}
-	if len(r.StderrTail) > 0 {
-		b.WriteString("\n  server stderr: " + strings.Join(r.StderrTail, "\n  server stderr: "))
-	}
-	if r.Hint != "" {
-		b.WriteString("\n  hint: " + r.Hint)
-	}
-	b.WriteString("\n  the server was not stored; fix the cause, or add --no-probe to store it anyway")
-	return b.String()
-}
-
-// interactive reports whether values can be asked for: stdin is a
-// terminal and the output is for a person. Prompts go to stderr.
-// userResolvers are the resolver plugins of the user's own store: st's when
-// it is that store, never a project's (which came with a repository; see
-// projectClientFiles).
-func (a *App) userResolvers(st *store.Store) []store.Resolver {
-	if st.Scope != canonical.ScopeProject {
-		return st.Resolvers
-	}
-	user, ds := a.loadStore(canonical.ScopeUser)
-	if ds.HasErrors() {
-		return nil
-	}
-	return user.Resolvers
 }
 
 // confirmRun asks, on a terminal, before a command resolved from the
@@ -365,6 +229,8 @@ func (a *App) confirmRun(res *resolve.Result) error {
 	return nil
 }
 
+// interactive reports whether values can be asked for: stdin is a
+// terminal and the output is for a person. Prompts go to stderr.
 func (a *App) interactive() bool {
 	f, ok := a.Stdin.(*os.File)
 	return ok && isTerminal(f) && !a.JSON
@@ -407,26 +273,6 @@ func (a *App) askInputs(missing []resolve.RequiredInput) (map[string]string, err
 	return out, nil
 }
 
-// warnUnknownInputs says which --input names the entry has no use for: a
-// typo would otherwise be silently ignored.
-func warnUnknownInputs(w io.Writer, values map[string]string, res *resolve.Result) {
-	known := map[string]bool{}
-	var names []string
-	for _, in := range res.Inputs {
-		known[in.Name], known[in.Label], known[strings.TrimLeft(in.Label, "-")] = true, true, true
-		names = append(names, in.Name)
-	}
-	for _, k := range slices.Sorted(maps.Keys(values)) {
-		if !known[k] {
-			have := "it takes none"
-			if len(names) > 0 {
-				have = "it takes " + strings.Join(names, ", ")
-			}
-			fmt.Fprintf(w, "warning: --input %s: %s has no such input (%s)\n", k, res.Server.Name, have)
-		}
-	}
-}
-
 // parseInputs reads --input NAME=VALUE flags.
 func parseInputs(list []string) (map[string]string, error) {
 	out := map[string]string{}
@@ -438,17 +284,6 @@ func parseInputs(list []string) (map[string]string, error) {
 		out[strings.TrimSpace(k)] = v
 	}
 	return out, nil
-}
-
-func describeInputs(ins []resolve.RequiredInput) string {
-	parts := make([]string, len(ins))
-	for i, in := range ins {
-		parts[i] = in.Name
-		if in.Secret {
-			parts[i] += " (secret)"
-		}
-	}
-	return strings.Join(parts, ", ")
 }
 
 func toolList(tools []string) string {
@@ -466,13 +301,4 @@ func countNoun(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
-}
-
-func firstNonEmptyString(vals ...string) string {
-	for _, v := range vals {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
