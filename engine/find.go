@@ -38,7 +38,7 @@ type FindOptions struct {
 	Remote     bool
 	Pick, Name string
 	// Refresh ignores cached answers; the URLs are the APIs to ask.
-	Refresh                       bool
+	Refresh                        bool
 	GitHubAPI, GitHubRaw, Registry string
 	// UserAgent is sent with every request.
 	UserAgent string
