@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
-	"strings"
 	"syscall"
 
 	"github.com/mcpsync/mcpsync/engine"
@@ -251,25 +250,15 @@ func (a *App) exitCodeText(err error) int {
 		fmt.Fprintln(a.Stderr, "mcpsync: interrupted")
 		return exitError
 	}
-	if isFlagError(err) {
+	var help cli.ExitCoder
+	if errors.As(err, &help) && help.ExitCode() == 3 {
+		// urfave/cli's help command, asked for a topic that is not one.
 		fmt.Fprintln(a.Stderr, "mcpsync: "+err.Error())
 		fmt.Fprintln(a.Stderr, "Run 'mcpsync --help' for usage.")
 		return exitUsage
 	}
 	fmt.Fprintln(a.Stderr, "mcpsync: "+err.Error())
 	return exitError
-}
-
-// isFlagError recognises urfave/cli's parse errors, which it returns as plain errors.
-func isFlagError(err error) bool {
-	msg := err.Error()
-	for _, p := range []string{"flag provided but not defined", "invalid value", "flag needs an argument",
-		"No help topic", "option ", "Required flag", "Required flags", "cannot be set along with", "sufficient count of arg"} {
-		if strings.Contains(msg, p) {
-			return true
-		}
-	}
-	return false
 }
 
 func (a *App) rootCommand() *cli.Command {

@@ -63,7 +63,7 @@ func storeScopeFlag() *cli.StringFlag {
 		Value: string(canonical.ScopeUser),
 		Validator: func(s string) error {
 			if s != string(canonical.ScopeUser) && s != string(canonical.ScopeProject) {
-				return fmt.Errorf("--scope must be user or project, not %q", s)
+				return usagef("--scope must be user or project, not %q", s)
 			}
 			return nil
 		},
