@@ -126,16 +126,11 @@ func (e *watchEnv) read(rel string) string {
 
 func (e *watchEnv) startWatch(debounce time.Duration, once bool) {
 	e.tb.Helper()
-	o := watchOptions{sync: engine.SyncOptions{Scope: canonical.ScopeUser}, debounce: debounce, once: once}
-	wr := &watcher{a: e.app, o: o, seen: map[string]bool{},
+	o := watchOptions{sync: engine.SyncOptions{Scope: canonical.ScopeUser}, debounce: debounce, once: once,
 		onCycle: func(wrote bool) { e.cycles <- wrote }}
-	paths, err := e.app.engine().WatchPaths(canonical.ScopeUser, nil)
-	if err != nil {
-		e.tb.Fatal(err)
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	e.cancel, e.done = cancel, make(chan error, 1)
-	go func() { e.done <- wr.run(ctx, paths) }()
+	go func() { e.done <- e.app.runWatch(ctx, o) }()
 	e.tb.Cleanup(e.stop)
 	e.nextCycle() // the first sync, at start
 }
