@@ -11,9 +11,11 @@ import (
 	"syscall"
 
 	"github.com/mcpsync/mcpsync/engine"
+	"github.com/mcpsync/mcpsync/internal/secrets"
 	"github.com/mcpsync/mcpsync/internal/suggest"
 	"github.com/mcpsync/mcpsync/internal/xdg"
 	"github.com/mcpsync/mcpsync/ledger"
+	"github.com/mcpsync/mcpsync/render"
 	"github.com/urfave/cli/v3"
 )
 
@@ -53,7 +55,7 @@ type App struct {
 	stdoutTTY, stderrTTY bool
 
 	// showSecrets lets secret-looking literals through the masking of
-	// stdout (see maskWriter): set by --show-secrets, and by commands whose
+	// stdout (see render.SafeWriter): set by --show-secrets, and by commands whose
 	// stdout is a file's content (convert).
 	showSecrets bool
 	// commandLine is this run's command line, masked, as backups and the
@@ -144,9 +146,9 @@ func (e reportedError) Unwrap() error { return e.err }
 
 // Run parses args and runs the command, returning the exit code.
 func (a *App) Run(ctx context.Context, args []string) int {
-	a.commandLine = maskedCommandLine(args)
-	a.Stdout = &maskWriter{w: a.Stdout, reveal: &a.showSecrets, tty: a.stdoutTTY, colour: func() bool { return a.color(false) }}
-	a.Stderr = &maskWriter{w: a.Stderr, tty: a.stderrTTY, colour: func() bool { return a.color(true) }}
+	a.commandLine = secrets.MaskCommandLine(args)
+	a.Stdout = &render.SafeWriter{W: a.Stdout, Reveal: &a.showSecrets, TTY: a.stdoutTTY, Colour: func() bool { return a.color(false) }}
+	a.Stderr = &render.SafeWriter{W: a.Stderr, TTY: a.stderrTTY, Colour: func() bool { return a.color(true) }}
 	if a.completeFlagValue(args) {
 		return exitOK
 	}
