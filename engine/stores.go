@@ -10,7 +10,9 @@ import (
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/desired"
 	"github.com/mcpsync/mcpsync/emitters"
+	"github.com/mcpsync/mcpsync/emitters/unidiff"
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/internal/secrets"
 	"github.com/mcpsync/mcpsync/ledger"
 	"github.com/mcpsync/mcpsync/store"
 )
@@ -215,4 +217,12 @@ func (e *Engine) movedClientFiles(open *store.Store) map[string]formats.MovedFil
 		files[id] = formats.MovedFile{Path: filepath.Clean(p), OS: f.OS}
 	}
 	return files
+}
+
+// StoreDiff is the change to the store's file that saving st would make,
+// as a unified diff for a dry run: secret-looking values masked.
+func (e *Engine) StoreDiff(st *store.Store) string {
+	name := strings.TrimPrefix(filepath.ToSlash(e.StoreDisplay(st.Path)), "/")
+	return unidiff.Diff(unidiff.File{Name: name, Data: st.Original(), Absent: !st.Exists},
+		unidiff.File{Name: name, Data: st.Bytes(), Mode: 0o600}, unidiff.Options{Mask: secrets.ScrubberFor(st.Servers).Line})
 }

@@ -2,21 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"regexp"
-	"strings"
 
 	"github.com/mcpsync/mcpsync/engine"
 	"github.com/mcpsync/mcpsync/render"
 
 	"github.com/mcpsync/mcpsync/canonical"
-	"github.com/mcpsync/mcpsync/emitters/unidiff"
-	"github.com/mcpsync/mcpsync/internal/safefile"
-	"github.com/mcpsync/mcpsync/internal/secrets"
 	"github.com/mcpsync/mcpsync/paste"
 	"github.com/urfave/cli/v3"
 )
@@ -67,7 +59,7 @@ func (a *App) runAdd(ctx context.Context, cmd *cli.Command) error {
 		if !flags.IsZero() {
 			return usagef("--url, --transport, --header, --env, --cwd and --disabled describe a server given on the command line, not pasted input")
 		}
-		data, name, err := a.readPaste(file)
+		data, name, err := a.readInput(file, "Paste the config, then press Ctrl-D:")
 		if err != nil {
 			return err
 		}
@@ -111,33 +103,6 @@ func (a *App) runAdd(ctx context.Context, cmd *cli.Command) error {
 		return reportedError{ds.Err()}
 	}
 	return a.storeServers(scope, servers, force, dryRun, clientList(cmd.StringSlice("to")))
-}
-
-// readPaste reads --file FILE, or stdin for "-" or --file -. It returns the
-// name diagnostics use for the input.
-func (a *App) readPaste(file string) ([]byte, string, error) {
-	if file != "" && file != "-" {
-		path := file
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(a.Cwd, path)
-		}
-		data, _, err := safefile.ReadFile(path, "")
-		if err != nil {
-			if errors.Is(err, os.ErrNotExist) {
-				return nil, "", fmt.Errorf("%s: no such file", file)
-			}
-			return nil, "", fmt.Errorf("cannot read %s: %w", file, err)
-		}
-		return data, file, nil
-	}
-	if f, ok := a.Stdin.(*os.File); ok && isTerminal(f) {
-		fmt.Fprintln(a.Stderr, "Paste the config, then press Ctrl-D:")
-	}
-	data, err := io.ReadAll(a.Stdin)
-	if err != nil {
-		return nil, "", fmt.Errorf("cannot read stdin: %w", err)
-	}
-	return data, "<stdin>", nil
 }
 
 var (
@@ -204,9 +169,7 @@ func (a *App) storeServers(scope canonical.Scope, servers []canonical.Server, fo
 // clients' files, as one diff.
 func (a *App) printAddDryRun(run *engine.AddRun) error {
 	st := run.Store
-	name := strings.TrimPrefix(filepath.ToSlash(a.engine().StoreDisplay(st.Path)), "/")
-	diff := unidiff.Diff(unidiff.File{Name: name, Data: st.Original(), Absent: !st.Exists},
-		unidiff.File{Name: name, Data: st.Bytes(), Mode: 0o600}, unidiff.Options{Mask: secrets.ScrubberFor(st.Servers).Line})
+	diff := a.engine().StoreDiff(st)
 	if a.JSON {
 		out := map[string]any{"store": st.Path, "scope": st.Scope, "servers": run.Outcomes, "dryRun": true, "diff": diff}
 		if run.Export != nil {

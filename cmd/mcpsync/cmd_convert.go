@@ -43,7 +43,7 @@ func (a *App) convertCommand() *cli.Command {
 			if err != nil {
 				return usageError{Err: err}
 			}
-			data, name, err := a.readInput(cmd.Args().First())
+			data, name, err := a.readInput(cmd.Args().First(), "")
 			if err != nil {
 				return err
 			}

@@ -3,13 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
-	"strings"
 
 	"github.com/mcpsync/mcpsync/canonical"
-	"github.com/mcpsync/mcpsync/emitters/unidiff"
 	"github.com/mcpsync/mcpsync/engine"
-	"github.com/mcpsync/mcpsync/internal/secrets"
 	"github.com/mcpsync/mcpsync/render"
 	"github.com/mcpsync/mcpsync/store"
 	"github.com/urfave/cli/v3"
@@ -69,9 +65,7 @@ func (a *App) runSwitch(on bool, scope canonical.Scope, names []string, clientSe
 }
 
 func (a *App) printSwitchDryRun(st *store.Store, changed bool, changes []engine.SwitchChange) error {
-	name := strings.TrimPrefix(filepath.ToSlash(a.engine().StoreDisplay(st.Path)), "/")
-	diff := unidiff.Diff(unidiff.File{Name: name, Data: st.Original(), Absent: !st.Exists},
-		unidiff.File{Name: name, Data: st.Bytes(), Mode: 0o600}, unidiff.Options{Mask: secrets.ScrubberFor(st.Servers).Line})
+	diff := a.engine().StoreDiff(st)
 	if a.JSON {
 		return a.printJSON(map[string]any{"store": st.Path, "scope": st.Scope, "changed": changed, "changes": changes, "dryRun": true, "diff": diff})
 	}

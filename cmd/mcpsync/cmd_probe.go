@@ -100,7 +100,7 @@ func (a *App) runProbe(ctx context.Context, cmd *cli.Command, r probeRun) error 
 		a.registry()
 	}
 	if r.File != "" && r.From == "" {
-		data, name, err := a.readInput(r.File)
+		data, name, err := a.readInput(r.File, "")
 		if err != nil {
 			return err
 		}

@@ -196,11 +196,19 @@ func (a *App) printRestartNote(p *emitters.Plan) {
 	}
 }
 
-// readInput reads FILE, or stdin for "-" or no argument.
-func (a *App) readInput(arg string) ([]byte, string, error) {
+// readInput reads FILE, or stdin for "-" or no argument; on a terminal
+// it says prompt first, when there is one. It returns the name
+// diagnostics use for the input.
+func (a *App) readInput(arg, prompt string) ([]byte, string, error) {
 	if arg == "" || arg == "-" {
+		if f, ok := a.Stdin.(*os.File); ok && prompt != "" && isTerminal(f) {
+			fmt.Fprintln(a.Stderr, prompt)
+		}
 		data, err := io.ReadAll(a.Stdin)
-		return data, "<stdin>", err
+		if err != nil {
+			return nil, "", fmt.Errorf("cannot read stdin: %w", err)
+		}
+		return data, "<stdin>", nil
 	}
 	path := arg
 	if !filepath.IsAbs(path) {
@@ -209,6 +217,8 @@ func (a *App) readInput(arg string) ([]byte, string, error) {
 	data, _, err := safefile.ReadFile(path, "")
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, arg, fmt.Errorf("%s: no such file", arg)
+	} else if err != nil {
+		return nil, arg, fmt.Errorf("cannot read %s: %w", arg, err)
 	}
-	return data, arg, err
+	return data, arg, nil
 }
