@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"sync"
-	"time"
 
 	"github.com/mcpsync/mcpsync/engine"
 	"github.com/mcpsync/mcpsync/render"
@@ -144,64 +142,16 @@ func pluralS(n int) string {
 }
 
 // probeProgress shows a live line on stderr while probes run, only when
-// stderr is a terminal. It returns the function that clears it.
+// stderr is a terminal (render.Progress).
 func (a *App) probeProgress(opts *probe.Options) (stop func()) {
 	if !a.stderrTTY {
 		return func() {}
 	}
-	var mu sync.Mutex
-	done, total, last := 0, 0, ""
-	start := time.Now()
-	draw := func() {
-		line := fmt.Sprintf("probing… %.1fs", time.Since(start).Seconds())
-		if total > 0 {
-			line = fmt.Sprintf("probing %d server%s… %d done, %.1fs", total, plural(total), done, time.Since(start).Seconds())
-		}
-		if last != "" {
-			line += " (last: " + last + ")"
-		}
-		a.clearLine()
-		fmt.Fprint(a.Stderr, a.paint(true, styleDim, line))
-	}
-	opts.Progress = func(d, n int, r probe.Result) {
-		mu.Lock()
-		defer mu.Unlock()
-		done, total, last = d, n, r.Server+" "+string(r.State)
-		draw()
-	}
-	ticker := time.NewTicker(200 * time.Millisecond)
-	quit := make(chan struct{})
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		for {
-			select {
-			case <-ticker.C:
-				mu.Lock()
-				draw()
-				mu.Unlock()
-			case <-quit:
-				return
-			}
-		}
-	}()
-	return func() {
-		ticker.Stop()
-		close(quit)
-		<-finished
-		a.clearLine()
-	}
+	return render.Progress(a.Stderr, a.color(true), opts)
 }
 
 // inheritEnvFlag is --inherit-env, for probe and add.
 func inheritEnvFlag() cli.Flag {
 	return &cli.BoolFlag{Name: "inherit-env",
 		Usage: "start stdio servers with your whole environment (by default they get only the variables their config names, plus PATH, HOME, the locale and proxy settings)"}
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
