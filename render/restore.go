@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/emitters"
 	"github.com/mcpsync/mcpsync/engine"
 )
@@ -59,4 +60,34 @@ func humanSize(n int64) string {
 		return fmt.Sprintf("%.1f kB", float64(n)/1024)
 	}
 	return fmt.Sprintf("%.1f MB", float64(n)/(1024*1024))
+}
+
+// RestoreJSON is restore's --json answer.
+type RestoreJSON struct {
+	DryRun bool                  `json:"dryRun"`
+	Files  []RestoredFile        `json:"files"`
+	Result *emitters.Result      `json:"result,omitempty"`
+	Errors canonical.Diagnostics `json:"errors,omitempty"`
+}
+
+// RestoredFile is one file of a restore in --json; Diff is set in a dry run.
+type RestoredFile struct {
+	Path    string              `json:"path"`
+	Display string              `json:"display"`
+	Change  emitters.ChangeKind `json:"change"`
+	Diff    string              `json:"diff,omitempty"`
+}
+
+// Restore is the --json shape of a restore's plan, and of its result once
+// applied (res).
+func Restore(p *emitters.Plan, dryRun bool, res *emitters.Result, o Paths, diff emitters.DiffOptions) RestoreJSON {
+	out := RestoreJSON{DryRun: dryRun, Result: res, Errors: p.Diags.Errors()}
+	for _, fc := range p.Files {
+		f := RestoredFile{Path: fc.Path, Display: o.Display(fc.Path), Change: fc.Kind}
+		if dryRun {
+			f.Diff = fc.Diff(diff)
+		}
+		out.Files = append(out.Files, f)
+	}
+	return out
 }

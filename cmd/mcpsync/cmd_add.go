@@ -155,12 +155,7 @@ func (a *App) storeServers(scope canonical.Scope, servers []canonical.Server, fo
 	}
 	render.AddOutcomes(a.Stdout, st, run.Outcomes, a.paths())
 	if run.Export != nil {
-		a.printFileLines(run.Export.Plan, false)
-		a.printSkipped(run.Export.Skipped, false)
-		if res.BackedUp > 0 {
-			fmt.Fprintf(a.Stderr, "backup of the old files: %s\n", a.engine().Display(res.BackupDir))
-		}
-		a.printRestartNote(run.Export.Plan)
+		a.printWritten(run.Export, res)
 	}
 	return nil
 }

@@ -82,13 +82,24 @@ func (a *App) runExport(o engine.ExportOptions, showSecrets bool) error {
 		out.Result = res
 		return a.printJSON(out)
 	}
-	a.printFileLines(p, false)
+	a.printWritten(run, res)
+	return nil
+}
+
+// printWritten says what an export wrote: a line per file, the clients
+// skipped, where the backups are, which clients to restart.
+func (a *App) printWritten(run *engine.ExportRun, res *emitters.Result) {
+	a.printFileLines(run.Plan, false)
 	a.printSkipped(run.Skipped, false)
-	if res.BackedUp > 0 {
+	a.printBackup(res)
+	a.printRestartNote(run.Plan)
+}
+
+// printBackup says where the bytes a write replaced are kept.
+func (a *App) printBackup(res *emitters.Result) {
+	if res != nil && res.BackedUp > 0 {
 		fmt.Fprintf(a.Stderr, "backup of the old files: %s\n", a.engine().Display(res.BackupDir))
 	}
-	a.printRestartNote(p)
-	return nil
 }
 
 // printDryRun prints a planned export without writing: the diff of every

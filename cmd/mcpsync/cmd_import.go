@@ -7,8 +7,6 @@ import (
 	"github.com/mcpsync/mcpsync/engine"
 	"github.com/mcpsync/mcpsync/render"
 
-	"github.com/mcpsync/mcpsync/canonical"
-	"github.com/mcpsync/mcpsync/formats"
 	"github.com/urfave/cli/v3"
 )
 
@@ -44,17 +42,6 @@ func (a *App) importCommand() *cli.Command {
 				Extract: cmd.Bool("extract-secrets"), Reveal: cmd.Bool("show-secrets") || a.stdoutTTY})
 		},
 	}
-}
-
-// readClientServers decodes the client's files of the scope (or file).
-func (a *App) readClientServers(ad formats.Adapter, scope canonical.Scope, file string) (canonical.Set, error) {
-	locs, err := a.engine().ClientFiles(ad, scope, file)
-	if err != nil {
-		return canonical.Set{}, err
-	}
-	set, ds, err := a.engine().ReadClient(ad, scope, file, locs, "nothing was imported; fix the file and run the command again")
-	a.report(ds, nil)
-	return set, err
 }
 
 func (a *App) runImport(o engine.ImportOptions) error {

@@ -111,8 +111,6 @@ func (a *App) runResolve(scope canonical.Scope, name, take string, dryRun bool) 
 	case !wasConflict:
 		fmt.Fprintf(a.Stderr, "note: %s had no open conflict; %s's version was written everywhere\n", name, take)
 	}
-	if res.BackedUp > 0 {
-		fmt.Fprintf(a.Stderr, "backup of the old files: %s\n", a.engine().Display(res.BackupDir))
-	}
+	a.printBackup(res)
 	return nil
 }

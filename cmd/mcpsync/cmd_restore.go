@@ -70,14 +70,6 @@ func (a *App) runRestoreList(paths []string) error {
 	return nil
 }
 
-// restoredJSON is one file of a restore in --json.
-type restoredJSON struct {
-	Path    string              `json:"path"`
-	Display string              `json:"display"`
-	Change  emitters.ChangeKind `json:"change"`
-	Diff    string              `json:"diff,omitempty"`
-}
-
 func (a *App) runRestore(o engine.RestoreOptions) error {
 	run, err := a.engine().Restore(o)
 	if err != nil {
@@ -87,22 +79,7 @@ func (a *App) runRestore(o engine.RestoreOptions) error {
 	p, dryRun := run.Plan, o.DryRun
 	diffOpts := emitters.DiffOptions{Base: a.engine().ProjectRoot(), Mask: emitters.MaskSecrets}
 	out := func(res *emitters.Result) error {
-		var files []restoredJSON
-		for _, fc := range p.Files {
-			f := restoredJSON{Path: fc.Path, Display: a.engine().Display(fc.Path), Change: fc.Kind}
-			if dryRun {
-				f.Diff = fc.Diff(diffOpts)
-			}
-			files = append(files, f)
-		}
-		m := map[string]any{"dryRun": dryRun, "files": files}
-		if res != nil {
-			m["result"] = res
-		}
-		if e := p.Diags.Errors(); len(e) > 0 {
-			m["errors"] = e
-		}
-		return a.printJSON(m)
+		return a.printJSON(render.Restore(p, dryRun, res, a.paths(), diffOpts))
 	}
 	if p.Diags.HasErrors() {
 		if a.JSON {

@@ -85,9 +85,7 @@ func (a *App) runSync(o engine.SyncOptions, exitCode, showSecrets bool) error {
 		case dryRun:
 			fmt.Fprintf(a.Stderr, "dry run: %d file(s) would change; nothing was written\n", len(r.Plan.Changes()))
 		case res != nil && len(r.Plan.Changes()) > 0:
-			if res.BackedUp > 0 {
-				fmt.Fprintf(a.Stderr, "backup of the old files: %s\n", a.engine().Display(res.BackupDir))
-			}
+			a.printBackup(res)
 			a.printRestartNote(r.Plan)
 		case len(r.Outcomes) == 0 && len(r.Conflicts) == 0:
 			fmt.Fprintln(a.Stderr, "in sync: nothing to change")
