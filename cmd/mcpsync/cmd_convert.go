@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/engine"
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/urfave/cli/v3"
 )
@@ -34,42 +35,28 @@ func (a *App) convertCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			reg := a.registry()
-			from, err := reg.Lookup(cmd.String("from"))
-			if err != nil {
-				return usageError{Err: err}
-			}
-			to, err := reg.Lookup(cmd.String("to"))
-			if err != nil {
-				return usageError{Err: err}
+			for _, id := range []string{cmd.String("from"), cmd.String("to")} {
+				if _, err := a.registry().Lookup(id); err != nil {
+					return usageError{Err: err} // before stdin is read
+				}
 			}
 			data, name, err := a.readInput(cmd.Args().First(), "")
 			if err != nil {
 				return err
 			}
-			env := a.engine().FormatsEnv(goos, "", nil)
-			inLoc := formats.ShapeLocation(from, env, scope)
-			inLoc.Path = name
-			set, ds := from.Decode(inLoc, data)
-			ds = ds.WithFile(name)
-			if ds.HasErrors() {
-				a.printDiagnostics(ds)
-				return reportedError{ds.Err()}
+			c, err := a.engine().Convert(engine.ConvertOptions{From: cmd.String("from"), To: cmd.String("to"), Scope: scope, GOOS: goos,
+				Data: data, Name: name, BridgeRemote: cmd.Bool("bridge-remote"), PromptInputs: cmd.Bool("prompt-inputs")})
+			if err != nil {
+				return err
 			}
-			outLoc := formats.ShapeLocation(to, env, scope)
-			outLoc.Path = "<stdout>"
-			out, eds := to.Encode(outLoc, nil, set, formats.EncodeOptions{
-				OS: goos, BridgeRemote: cmd.Bool("bridge-remote"), PromptInputs: cmd.Bool("prompt-inputs")})
-			all := append(ds, eds...)
-			all.Sort()
-			a.printDiagnostics(all)
-			if eds.HasErrors() {
-				return reportedError{eds.Err()}
+			a.printDiagnostics(c.Diags)
+			if c.Diags.HasErrors() {
+				return reportedError{c.Diags.Err()}
 			}
+			out := c.Data
 			a.showSecrets = true // stdout is the converted file itself: data, not a report
 			if a.JSON {
-				return a.printJSON(convertJSON{Client: to.ID(), Path: formats.ShapeLocation(to, env, scope).Path, Format: outLoc.Format,
-					Content: string(out), Warnings: all.Warnings()})
+				return a.printJSON(convertJSON{Client: c.Client, Path: c.Path, Format: c.Format, Content: string(out), Warnings: c.Diags.Warnings()})
 			}
 			// The bytes are the client's own (several clients write no final
 			// newline); only on a terminal is one added, so that the prompt
