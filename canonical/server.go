@@ -380,3 +380,69 @@ func DisplayJSON(s Server) []byte {
 	data, _ := json.MarshalIndent(v, "", "  ")
 	return append(data, '\n')
 }
+
+// Indexed is a Set with an index by name, for code that looks up or puts
+// many names: Set's own Get, Put and Remove scan the list, which makes a
+// loop over every server quadratic. Change the set only through it while
+// it is in use (Put, Remove); Set is the set itself, kept in order.
+type Indexed struct {
+	Set *Set
+	pos map[string]int
+}
+
+// Indexed returns an index of s by name (built once, in one pass).
+func (s *Set) Indexed() *Indexed {
+	pos := make(map[string]int, len(s.Servers))
+	for i := range s.Servers {
+		if _, dup := pos[s.Servers[i].Name]; !dup { // the first wins, as in Set.Index
+			pos[s.Servers[i].Name] = i
+		}
+	}
+	return &Indexed{Set: s, pos: pos}
+}
+
+// Index returns the position of the named server, or -1.
+func (x *Indexed) Index(name string) int {
+	if i, ok := x.pos[name]; ok {
+		return i
+	}
+	return -1
+}
+
+// Has reports whether the set holds the named server.
+func (x *Indexed) Has(name string) bool { _, ok := x.pos[name]; return ok }
+
+// Get returns the named server.
+func (x *Indexed) Get(name string) (Server, bool) {
+	if i, ok := x.pos[name]; ok {
+		return x.Set.Servers[i], true
+	}
+	return Server{}, false
+}
+
+// Put adds srv, or replaces the server of the same name in place.
+func (x *Indexed) Put(srv Server) {
+	if i, ok := x.pos[srv.Name]; ok {
+		x.Set.Servers[i] = srv
+		return
+	}
+	x.pos[srv.Name] = len(x.Set.Servers)
+	x.Set.Servers = append(x.Set.Servers, srv)
+}
+
+// Remove deletes the named server and reports whether it was there. The
+// servers after it move up one place, so it costs a pass over them.
+func (x *Indexed) Remove(name string) bool {
+	i, ok := x.pos[name]
+	if !ok {
+		return false
+	}
+	x.Set.Servers = slices.Delete(x.Set.Servers, i, i+1)
+	delete(x.pos, name)
+	for j := i; j < len(x.Set.Servers); j++ {
+		if x.pos[x.Set.Servers[j].Name] == j+1 {
+			x.pos[x.Set.Servers[j].Name] = j
+		}
+	}
+	return true
+}

@@ -538,7 +538,8 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 		return nil, false
 	}
 	tp.Current = current
-	desired := current.Clone()
+	desiredSet := current.Clone()
+	currentIdx, desired, storeIdx := current.Indexed(), desiredSet.Indexed(), opts.Servers.Indexed()
 	section := SectionKey(loc)
 	managed := opts.State.Managed(fc.Path, section)
 	var adds, updates []string
@@ -557,7 +558,7 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 		}
 		want := storeSrv.Clone()
 		want.Origin = canonical.Pos{}
-		have, exists := current.Get(want.Name)
+		have, exists := currentIdx.Get(want.Name)
 		if !exists {
 			desired.Put(want)
 			adds = append(adds, want.Name)
@@ -600,10 +601,10 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 	var removes []string
 	if opts.Prune {
 		for _, name := range opts.State.ManagedNames(fc.Path, section) {
-			if opts.Servers.Index(name) >= 0 && opts.Allows(client, name) {
+			if storeIdx.Has(name) && opts.Allows(client, name) {
 				continue
 			}
-			have, exists := current.Get(name)
+			have, exists := currentIdx.Get(name)
 			if !exists {
 				tp.forget = append(tp.forget, name)
 				continue
@@ -619,8 +620,8 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 			pruned[name] = true
 		}
 	}
-	tp.Desired = desired
-	out, eds := t.Adapter.Encode(loc, data, desired, opts.Encode.For(loc))
+	tp.Desired = desiredSet
+	out, eds := t.Adapter.Encode(loc, data, desiredSet, opts.Encode.For(loc))
 	fc.Diags = append(fc.Diags, eds.WithFile(loc.Path)...)
 	if eds.HasErrors() {
 		return nil, false
@@ -633,24 +634,25 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 		return nil, false
 	}
 	tp.After = after
+	afterIdx := after.Indexed()
 	if len(adds) > 0 {
 		tp.addedKeys = addedKeys(t, data, out, after.Len() > 0)
 	}
 	out = tp.sideKeys(opts.State, fc.Path, data, out, after)
 	for _, name := range adds {
-		tp.recordWritten(name, client, after, Add)
+		tp.recordWritten(name, client, afterIdx, Add)
 		writtenHere[name] = true
 	}
 	for _, name := range updates {
 		action := Update
-		if before, _ := current.Get(name); sameBytesOfMeaning(before, after, name) {
+		if before, _ := currentIdx.Get(name); sameBytesOfMeaning(before, afterIdx, name) {
 			action = Keep // the client cannot express the difference; the file stays as it is
 		}
-		tp.recordWritten(name, client, after, action)
+		tp.recordWritten(name, client, afterIdx, action)
 		writtenHere[name] = true
 	}
 	for _, name := range removes {
-		if after.Index(name) < 0 {
+		if !afterIdx.Has(name) {
 			tp.Entries = append(tp.Entries, EntryChange{Name: name, Action: Remove})
 			tp.forget = append(tp.forget, name)
 		}
@@ -661,7 +663,7 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 // recordWritten notes a server mcpsync wrote, as the client reads it back.
 // A server the adapter left out (a transport the client cannot use) is a
 // skip; the adapter's warning says why.
-func (tp *TargetPlan) recordWritten(name, client string, after canonical.Set, action Action) {
+func (tp *TargetPlan) recordWritten(name, client string, after *canonical.Indexed, action Action) {
 	srv, ok := after.Get(name)
 	if !ok {
 		tp.Entries = append(tp.Entries, EntryChange{Name: name, Action: Skip, Reason: ReasonCannotExpress})
@@ -678,7 +680,7 @@ func (tp *TargetPlan) manageSnapshot(name, client string, srv canonical.Server) 
 	tp.manage[name] = ledger.NewEntry(client, srv, time.Time{}) // Apply stamps the time
 }
 
-func sameBytesOfMeaning(before canonical.Server, after canonical.Set, name string) bool {
+func sameBytesOfMeaning(before canonical.Server, after *canonical.Indexed, name string) bool {
 	srv, ok := after.Get(name)
 	return ok && ledger.Hash(before) == ledger.Hash(srv)
 }

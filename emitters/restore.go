@@ -360,11 +360,12 @@ func projectSecrets(fc *FileChange) canonical.Diagnostics {
 	}
 	var ds canonical.Diagnostics
 	for _, tp := range fc.Targets {
+		after := tp.After.Indexed()
 		for _, e := range tp.Entries {
 			if e.Action != Add && e.Action != Update {
 				continue
 			}
-			if srv, ok := tp.After.Get(e.Name); ok {
+			if srv, ok := after.Get(e.Name); ok {
 				if d := SharedSecret(srv, fc.Path); d != nil {
 					ds = append(ds, d)
 				}

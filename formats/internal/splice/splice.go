@@ -67,13 +67,6 @@ func (l *List) Apply(src []byte) ([]byte, error) {
 		merged = append(merged, d)
 	}
 	all := append(merged, rest...)
-	for i, a := range all {
-		for _, b := range all[i+1:] {
-			if overlaps(a, b) {
-				return nil, fmt.Errorf("two changes overlap at bytes %d-%d and %d-%d", a.Start, a.End, b.Start, b.End)
-			}
-		}
-	}
 	slices.SortStableFunc(all, func(a, b Patch) int {
 		if a.Start != b.Start {
 			return a.Start - b.Start
@@ -87,6 +80,21 @@ func (l *List) Apply(src []byte) ([]byte, error) {
 		}
 		return a.seq - b.seq
 	})
+	// One sweep in that order finds any overlap (a check of every pair
+	// made a file of n entries cost n²): every range seen so far starts at
+	// or before this patch, so it overlaps one of them exactly when it
+	// starts before the furthest end among them (an insertion at a range's
+	// own start sorts before it, and does not overlap it).
+	var reach *Patch
+	for i := range all {
+		p := &all[i]
+		if reach != nil && overlaps(*reach, *p) {
+			return nil, fmt.Errorf("two changes overlap at bytes %d-%d and %d-%d", reach.Start, reach.End, p.Start, p.End)
+		}
+		if p.End > p.Start && (reach == nil || p.End > reach.End) {
+			reach = p
+		}
+	}
 	var b strings.Builder
 	b.Grow(len(src) + 256)
 	last := 0

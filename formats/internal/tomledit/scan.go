@@ -218,17 +218,20 @@ func (lay *layout) defineKeyval(kv *keyval, table []string) {
 
 // finish works out where each header's body ends.
 func (lay *layout) finish(src []byte) {
+	// The end of each table's last key/value, in one pass over the keys
+	// (a pass per header made a file of n tables cost n²).
+	lastKV := make([]int, len(lay.headers))
+	for _, kv := range lay.kvs {
+		if kv.table >= 0 && kv.table < len(lastKV) && kv.end > lastKV[kv.table] {
+			lastKV[kv.table] = kv.end
+		}
+	}
 	for i, h := range lay.headers {
 		h.next = len(src)
 		if i+1 < len(lay.headers) {
 			h.next = lay.headers[i+1].start
 		}
-		last := h.lineEnd
-		for _, kv := range lay.kvs {
-			if kv.table == i && kv.end > last {
-				last = kv.end
-			}
-		}
+		last := max(h.lineEnd, lastKV[i])
 		h.bodyEnd = last
 		// Comments right after the last key/value belong to this table
 		// unless they run into the next header.

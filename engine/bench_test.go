@@ -1,0 +1,453 @@
+package engine_test
+
+// Speed goals, each held as a ratio measured in the same run:
+//
+//   - x-naive: an engine call against naiveExport, a program written here
+//     that reads the same servers as JSON and writes the same five project
+//     files with no checks, no merge, no backup: the floor;
+//   - x-fresh: a no-op export, a diff or a no-op sync against a fresh
+//     export of the same servers (the no-op must cost less);
+//   - x-from-1000 (BenchmarkScaling): the cost at 10,000 servers against
+//     the cost at 1,000 (linear is 10×).
+//
+// go test ./engine -run '^$' -bench . -benchtime 3x
+// A goal missed is logged ("goal missed"); MCPSYNC_BENCH_STRICT=1 makes it
+// fail the benchmark. Never a test: a timed test is noise.
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/emitters"
+	"github.com/mcpsync/mcpsync/engine"
+	"github.com/mcpsync/mcpsync/internal/xdg"
+	"github.com/mcpsync/mcpsync/paste"
+)
+
+// fiveClients are the five whose project files the peers write too.
+var fiveClients = []string{"claude-code", "cursor", "vscode", "codex", "opencode"}
+
+// benchServers is n servers: stdio with an env reference, http with a
+// header reference, sse, in turn.
+func benchServers(n int) []canonical.Server {
+	out := make([]canonical.Server, n)
+	for i := range out {
+		switch i % 3 {
+		case 0:
+			out[i] = canonical.Server{Name: fmt.Sprintf("fs-%05d", i), Transport: canonical.Stdio, Command: "npx",
+				Args: []string{"-y", "@modelcontextprotocol/server-filesystem", fmt.Sprintf("/srv/%d", i)},
+				Env:  map[string]string{"API_KEY": "${API_KEY}"}}
+		case 1:
+			out[i] = canonical.Server{Name: fmt.Sprintf("remote-%05d", i), Transport: canonical.HTTP,
+				URL: fmt.Sprintf("https://mcp%d.example.com/mcp", i), Headers: map[string]string{"Authorization": "Bearer ${TOKEN}"}}
+		default:
+			out[i] = canonical.Server{Name: fmt.Sprintf("sse-%05d", i), Transport: canonical.SSE, URL: fmt.Sprintf("https://mcp%d.example.com/sse", i)}
+		}
+	}
+	return out
+}
+
+// storeHCL is the servers as a project's mcpsync.hcl.
+func storeHCL(servers []canonical.Server) string {
+	var b strings.Builder
+	for _, s := range servers {
+		fmt.Fprintf(&b, "server %q {\n", s.Name)
+		switch s.Transport {
+		case canonical.Stdio:
+			fmt.Fprintf(&b, "  command = %q\n  args    = [", s.Command)
+			for i, a := range s.Args {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, "%q", a)
+			}
+			b.WriteString("]\n  env     = { API_KEY = env(\"API_KEY\") }\n")
+		case canonical.HTTP:
+			fmt.Fprintf(&b, "  url     = %q\n  headers = { Authorization = \"Bearer ${env(\"TOKEN\")}\" }\n", s.URL)
+		default:
+			fmt.Fprintf(&b, "  url       = %q\n  transport = \"sse\"\n", s.URL)
+		}
+		b.WriteString("}\n\n")
+	}
+	return b.String()
+}
+
+// project is a temporary home with a git project holding a store of n
+// servers, and an engine started in the project.
+type project struct {
+	tb        testing.TB
+	home, dir string
+	e         *engine.Engine
+	servers   []canonical.Server
+}
+
+func newProject(tb testing.TB, n int) *project {
+	tb.Helper()
+	home := tb.TempDir()
+	dir := filepath.Join(home, "proj")
+	p := &project{tb: tb, home: home, dir: dir, servers: benchServers(n)}
+	write(filepath.Join(dir, ".git", "HEAD"), "ref: refs/heads/main\n")
+	write(filepath.Join(dir, "mcpsync.hcl"), storeHCL(p.servers))
+	p.e = p.engine()
+	return p
+}
+
+// engine is a new engine, as a new process would have: nothing cached.
+func (p *project) engine() *engine.Engine {
+	env := map[string]string{
+		"HOME": p.home, "XDG_CONFIG_HOME": filepath.Join(p.home, ".config"),
+		"XDG_STATE_HOME": filepath.Join(p.home, ".local", "state"), "XDG_CACHE_HOME": filepath.Join(p.home, ".cache"),
+		"API_KEY": "k", "TOKEN": "t",
+	}
+	getenv := func(k string) string { return env[k] }
+	return engine.New(engine.Env{Dirs: xdg.Resolve(getenv), Cwd: p.dir, GOOS: runtime.GOOS, Getenv: getenv,
+		LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
+}
+
+// clean removes every client file and mcpsync's state: the next export is
+// a fresh one.
+func (p *project) clean() {
+	for _, rel := range []string{".mcp.json", ".cursor", ".vscode", ".codex", "opencode.json", ".gemini", ".amazonq", ".kiro", ".roo",
+		".windsurf", ".continue", ".zed", ".goose", ".amp", ".qwen", ".github", ".crush.json", ".junie", ".trae"} {
+		os.RemoveAll(filepath.Join(p.dir, rel))
+	}
+	os.RemoveAll(filepath.Join(p.home, ".local", "state"))
+	os.RemoveAll(filepath.Join(p.home, ".cache"))
+}
+
+func (p *project) export(clients []string, dryRun bool) *engine.ExportRun {
+	run, err := p.engine().Export(engine.ExportOptions{To: clients, Scope: canonical.ScopeProject, Force: true, DryRun: dryRun})
+	if err != nil {
+		p.tb.Fatal(err)
+	}
+	if err := run.Plan.Err(); err != nil {
+		p.tb.Fatal(err)
+	}
+	return run
+}
+
+func (p *project) exportApply(clients []string) int {
+	run := p.export(clients, false)
+	defer run.Close()
+	if _, err := run.Apply(); err != nil {
+		p.tb.Fatal(err)
+	}
+	return len(run.Plan.Changes())
+}
+
+// naiveExport is the floor: read the servers as JSON, write the five
+// project files in their clients' shapes, nothing else.
+func naiveExport(tb testing.TB, src, dir string) {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var in struct {
+		Servers []canonical.Server `json:"servers"`
+	}
+	if err := json.Unmarshal(data, &in); err != nil {
+		tb.Fatal(err)
+	}
+	type entry struct {
+		Type    string            `json:"type,omitempty"`
+		Command string            `json:"command,omitempty"`
+		Args    []string          `json:"args,omitempty"`
+		Env     map[string]string `json:"env,omitempty"`
+		URL     string            `json:"url,omitempty"`
+		Headers map[string]string `json:"headers,omitempty"`
+	}
+	claude, vscode, opencode := map[string]entry{}, map[string]entry{}, map[string]any{}
+	var codex strings.Builder
+	for _, s := range in.Servers {
+		e := entry{Command: s.Command, Args: s.Args, Env: s.Env, URL: s.URL, Headers: s.Headers}
+		if s.Transport.IsRemote() {
+			e.Type = string(s.Transport)
+		}
+		claude[s.Name] = e
+		vscode[s.Name] = e
+		if s.Transport == canonical.Stdio {
+			opencode[s.Name] = map[string]any{"type": "local", "command": append([]string{s.Command}, s.Args...), "environment": s.Env}
+			fmt.Fprintf(&codex, "[mcp_servers.%q]\ncommand = %q\nargs = %q\n\n", s.Name, s.Command, s.Args)
+		} else {
+			opencode[s.Name] = map[string]any{"type": "remote", "url": s.URL, "headers": s.Headers}
+			fmt.Fprintf(&codex, "[mcp_servers.%q]\nurl = %q\n\n", s.Name, s.URL)
+		}
+	}
+	put := func(rel string, v any) {
+		path := filepath.Join(dir, rel)
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		var data []byte
+		if s, ok := v.(string); ok {
+			data = []byte(s)
+		} else if data, err = json.MarshalIndent(v, "", "  "); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	put(".mcp.json", map[string]any{"mcpServers": claude})
+	put(".cursor/mcp.json", map[string]any{"mcpServers": claude})
+	put(".vscode/mcp.json", map[string]any{"servers": vscode})
+	put("opencode.json", map[string]any{"$schema": "https://opencode.ai/config.json", "mcp": opencode})
+	put(".codex/config.toml", codex.String())
+}
+
+// naive returns a function that runs naiveExport on the project's servers
+// into a directory of its own.
+func (p *project) naive() func() {
+	src := filepath.Join(p.home, "servers.json")
+	data, _ := json.Marshal(map[string]any{"servers": p.servers})
+	write(src, string(data))
+	out := filepath.Join(p.home, "naive")
+	return func() { naiveExport(p.tb, src, out) }
+}
+
+// timed runs op b.N times, each after setup (untimed), and returns the mean.
+func timed(b *testing.B, setup, op func()) time.Duration {
+	var total time.Duration
+	for range b.N {
+		if setup != nil {
+			setup()
+		}
+		t := time.Now()
+		op()
+		total += time.Since(t)
+	}
+	return total / time.Duration(b.N)
+}
+
+// goal reports ratio as metric and says when it is above max: the goal
+// is missed. With MCPSYNC_BENCH_STRICT=1 a miss fails the benchmark (and
+// Go then prints none of its figures).
+func goal(b *testing.B, metric string, ratio, max float64) {
+	b.ReportMetric(ratio, metric)
+	if ratio > max {
+		report := b.Logf
+		if os.Getenv("MCPSYNC_BENCH_STRICT") == "1" {
+			report = b.Errorf
+		}
+		report("goal missed: %s = %.2f; the goal is at most %.2f", metric, ratio, max)
+	}
+}
+
+var benchSizes = []int{10, 100, 1000, 10000}
+
+// BenchmarkExport: fresh, no-op and diff (dry run with the diff text) to
+// five clients and to every client, at each size. x-naive holds the
+// five-client fresh export within 3× of the floor at 50 servers and more;
+// x-fresh holds the no-op and the diff under the fresh export's cost.
+func BenchmarkExport(b *testing.B) {
+	all := []string{"all"}
+	for _, n := range benchSizes {
+		for _, clients := range [][]string{fiveClients, all} {
+			label := fmt.Sprintf("servers=%d/clients=%d", n, len(clients))
+			if clients[0] == "all" {
+				label = fmt.Sprintf("servers=%d/clients=all", n)
+			}
+			b.Run(label, func(b *testing.B) {
+				if n == 10000 && testing.Short() {
+					b.Skip("10,000 servers: not with -short")
+				}
+				p := newProject(b, n)
+				if clients[0] == "all" {
+					// every client "detected": each has its project folder
+					for _, d := range []string{".cursor", ".vscode", ".codex", ".gemini", ".kiro", ".roo", ".windsurf", ".continue", ".zed", ".amazonq"} {
+						os.MkdirAll(filepath.Join(p.dir, d), 0o755)
+					}
+				}
+				fresh := timed(b, p.clean, func() { p.exportApply(clients) })
+				p.clean()
+				p.exportApply(clients)
+				noop := timed(b, nil, func() {
+					if n := p.exportApply(clients); n != 0 {
+						b.Fatalf("no-op export changed %d files", n)
+					}
+				})
+				diff := timed(b, nil, func() {
+					run := p.export(clients, true)
+					_ = run.Plan.Diff(emitters.DiffOptions{Base: p.dir, Mask: run.Plan.SecretMask()})
+					run.Close()
+				})
+				b.ReportMetric(float64(fresh.Microseconds())/1000, "ms-fresh")
+				b.ReportMetric(float64(noop.Microseconds())/1000, "ms-noop")
+				b.ReportMetric(float64(diff.Microseconds())/1000, "ms-diff")
+				goal(b, "noop-x-fresh", float64(noop)/float64(fresh), 1)
+				goal(b, "diff-x-fresh", float64(diff)/float64(fresh), 1)
+				if len(clients) == 5 {
+					naive := timed(b, nil, p.naive())
+					b.ReportMetric(float64(naive.Microseconds())/1000, "ms-naive")
+					max := 3.0
+					if n < 50 {
+						max = 10 // at 10 servers both are the fixed cost of a run
+					}
+					goal(b, "x-naive", float64(fresh)/float64(naive), max)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkSync is a no-op sync of five clients in step, against a fresh
+// export of the same servers.
+func BenchmarkSync(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(fmt.Sprintf("servers=%d", n), func(b *testing.B) {
+			if n == 10000 && testing.Short() {
+				b.Skip("10,000 servers: not with -short")
+			}
+			p := newProject(b, n)
+			fresh := timed(b, p.clean, func() { p.exportApply(fiveClients) })
+			p.clean()
+			p.exportApply(fiveClients)
+			sync := timed(b, nil, func() { p.syncNoop() })
+			b.ReportMetric(float64(sync.Microseconds())/1000, "ms-sync")
+			goal(b, "x-fresh", float64(sync)/float64(fresh), 1)
+		})
+	}
+}
+
+func (p *project) syncNoop() {
+	run, err := p.engine().Sync(engine.SyncOptions{Scope: canonical.ScopeProject, Only: fiveClients})
+	if err != nil {
+		p.tb.Fatal(err)
+	}
+	defer run.Close()
+	if n := len(run.Result.Plan.Changes()); n != 0 {
+		p.tb.Fatalf("no-op sync changes %d files", n)
+	}
+	if _, err := run.Apply(nil); err != nil {
+		p.tb.Fatal(err)
+	}
+}
+
+// importCursor imports Cursor's project file after an export: every
+// server is the same, nothing changes.
+func (p *project) importCursor() {
+	run, err := p.engine().Import(engine.ImportOptions{From: "cursor", Scope: canonical.ScopeProject})
+	if err != nil {
+		p.tb.Fatal(err)
+	}
+	defer run.Close()
+	if len(run.Conflicts) > 0 || run.Changes() > 0 {
+		p.tb.Fatalf("import after export: %d conflicts, %d changes", len(run.Conflicts), run.Changes())
+	}
+	if err := run.Apply(); err != nil {
+		p.tb.Fatal(err)
+	}
+}
+
+// pasteJSON is the servers as a pasted mcpServers snippet (add -).
+func pasteJSON(servers []canonical.Server) []byte {
+	m := map[string]any{}
+	for _, s := range servers {
+		if s.Transport == canonical.Stdio {
+			m[s.Name] = map[string]any{"command": s.Command, "args": s.Args, "env": s.Env}
+		} else {
+			m[s.Name] = map[string]any{"type": string(s.Transport), "url": s.URL, "headers": s.Headers}
+		}
+	}
+	data, _ := json.Marshal(map[string]any{"mcpServers": m})
+	return data
+}
+
+// addPaste is add - into an empty user store.
+func (p *project) addPaste(data []byte) {
+	set, ds := paste.Parse(data, paste.Options{})
+	if ds.HasErrors() {
+		p.tb.Fatal(ds.Err())
+	}
+	run, err := p.engine().Add(engine.AddOptions{Scope: canonical.ScopeUser, Servers: set.Servers})
+	if err != nil {
+		p.tb.Fatal(err)
+	}
+	defer run.Close()
+	if _, err := run.Apply(); err != nil {
+		p.tb.Fatal(err)
+	}
+}
+
+func (p *project) convert(data []byte) {
+	c, err := p.engine().Convert(engine.ConvertOptions{From: "cursor", To: "codex", Scope: canonical.ScopeProject, Data: data, Name: "mcp.json"})
+	if err != nil || c.Diags.HasErrors() {
+		p.tb.Fatal(err, c.Diags.Err())
+	}
+}
+
+// BenchmarkVerbs: import, add - and convert at each size.
+func BenchmarkVerbs(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(fmt.Sprintf("servers=%d", n), func(b *testing.B) {
+			if n == 10000 && testing.Short() {
+				b.Skip("10,000 servers: not with -short")
+			}
+			p := newProject(b, n)
+			p.exportApply(fiveClients)
+			imp := timed(b, nil, p.importCursor)
+			data := pasteJSON(p.servers)
+			userStore := filepath.Join(p.home, ".config", "mcpsync", "mcpsync.hcl")
+			add := timed(b, func() { os.Remove(userStore) }, func() { p.addPaste(data) })
+			cursor, err := os.ReadFile(filepath.Join(p.dir, ".cursor", "mcp.json"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			conv := timed(b, nil, func() { p.convert(cursor) })
+			b.ReportMetric(float64(imp.Microseconds())/1000, "ms-import")
+			b.ReportMetric(float64(add.Microseconds())/1000, "ms-add")
+			b.ReportMetric(float64(conv.Microseconds())/1000, "ms-convert")
+		})
+	}
+}
+
+// BenchmarkScaling holds linear cost: each verb at 10,000 servers costs
+// at most 11× what it costs at 1,000 (10× is linear; 1× of noise).
+func BenchmarkScaling(b *testing.B) {
+	if testing.Short() {
+		b.Skip("10,000 servers: not with -short")
+	}
+	small, large := newProject(b, 1000), newProject(b, 10000)
+	type verb struct {
+		name string
+		prep func(p *project) (setup, op func())
+	}
+	verbs := []verb{
+		{"export", func(p *project) (func(), func()) { return p.clean, func() { p.exportApply(fiveClients) } }},
+		{"noop-export", func(p *project) (func(), func()) {
+			p.clean()
+			p.exportApply(fiveClients)
+			return nil, func() { p.exportApply(fiveClients) }
+		}},
+		{"diff", func(p *project) (func(), func()) {
+			return nil, func() {
+				run := p.export(fiveClients, true)
+				_ = run.Plan.Diff(emitters.DiffOptions{Base: p.dir, Mask: run.Plan.SecretMask()})
+				run.Close()
+			}
+		}},
+		{"sync", func(p *project) (func(), func()) { return nil, p.syncNoop }},
+		{"import", func(p *project) (func(), func()) { return nil, p.importCursor }},
+		{"add", func(p *project) (func(), func()) {
+			data := pasteJSON(p.servers)
+			userStore := filepath.Join(p.home, ".config", "mcpsync", "mcpsync.hcl")
+			return func() { os.Remove(userStore) }, func() { p.addPaste(data) }
+		}},
+		{"convert", func(p *project) (func(), func()) {
+			data, _ := os.ReadFile(filepath.Join(p.dir, ".cursor", "mcp.json"))
+			return nil, func() { p.convert(data) }
+		}},
+	}
+	for _, v := range verbs {
+		s1, o1 := v.prep(small)
+		s2, o2 := v.prep(large)
+		t1, t2 := timed(b, s1, o1), timed(b, s2, o2)
+		b.ReportMetric(float64(t2.Microseconds())/1000, "ms-10000-"+v.name)
+		goal(b, "x-from-1000-"+v.name, float64(t2)/float64(t1), 11)
+	}
+}
