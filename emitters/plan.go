@@ -621,6 +621,13 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 		}
 	}
 	tp.Desired = desiredSet
+	if data != nil && len(adds)+len(updates)+len(removes) == 0 {
+		// Nothing to add, change or remove: the file stays byte for byte
+		// as it is, and reads back as it was just read (a no-op export
+		// costs a read, not an encode and a second decode).
+		tp.After = current
+		return data, true
+	}
 	out, eds := t.Adapter.Encode(loc, data, desiredSet, opts.Encode.For(loc))
 	fc.Diags = append(fc.Diags, eds.WithFile(loc.Path)...)
 	if eds.HasErrors() {

@@ -54,6 +54,11 @@ type State struct {
 	// Sync is keyed by store path: what two-way sync remembers beyond the
 	// bases (see sync.go).
 	Sync map[string]*Sync `json:"sync,omitempty"`
+	// Snapshots holds each entry's server once, by its hash: the same
+	// server written to 21 clients' files (or kept as a sync base) is one
+	// copy in the file, not 22. Entries read from it on Load; an entry
+	// saved by an older mcpsync holds its server itself.
+	Snapshots map[string]canonical.Server `json:"snapshots,omitempty"`
 
 	path string
 }
@@ -97,8 +102,9 @@ type Entry struct {
 	// Client is the client id the entry was written for (informational).
 	Client string `json:"client,omitempty"`
 	// Hash is Hash(Server).
-	Hash   string           `json:"hash"`
-	Server canonical.Server `json:"server"`
+	Hash string `json:"hash"`
+	// Server is the snapshot; in state.json it is in State.Snapshots.
+	Server canonical.Server `json:"server,omitzero"`
 	At     time.Time        `json:"at,omitzero"`
 	// Source, for a sync base, is the team source the server came from
 	// (it was never the store's own): once it is no longer a source's,
@@ -179,15 +185,61 @@ func Load(dir string) (*State, error) {
 			st.path, st.Version, Version)
 	}
 	st.Version = Version
+	st.eachEntry(func(e *Entry) {
+		if snap, ok := st.Snapshots[e.Hash]; ok && e.Server.Name == "" {
+			e.Server = snap.Clone()
+		}
+	})
+	st.Snapshots = nil
 	return st, nil
+}
+
+// eachEntry calls f with every entry of the state: the managed entries of
+// every file and every sync base.
+func (st *State) eachEntry(f func(*Entry)) {
+	for _, file := range st.Files {
+		for _, sec := range file.Sections {
+			for _, e := range sec.Managed {
+				f(e)
+			}
+		}
+	}
+	for _, bases := range st.Bases {
+		for _, e := range bases {
+			f(e)
+		}
+	}
 }
 
 // Path is where Save writes.
 func (st *State) Path() string { return st.path }
 
-// Save writes the state atomically with mode 0600.
+// Save writes the state atomically with mode 0600: each snapshot once
+// (State.Snapshots), as compact JSON (it is mcpsync's own file, read and
+// written on every run; 'mcpsync status --json' is the view for people).
 func (st *State) Save() error {
-	data, err := json.MarshalIndent(st, "", "  ")
+	snaps := map[string]canonical.Server{}
+	type held struct {
+		e   *Entry
+		srv canonical.Server
+	}
+	var moved []held
+	st.eachEntry(func(e *Entry) {
+		if e.Server.Name == "" || e.Hash == "" {
+			return
+		}
+		if _, ok := snaps[e.Hash]; !ok {
+			snaps[e.Hash] = e.Server
+		}
+		moved = append(moved, held{e, e.Server})
+		e.Server = canonical.Server{} // omitted while it is written (see Entry.Server)
+	})
+	shadow := *st
+	shadow.Snapshots = snaps
+	data, err := json.Marshal(&shadow)
+	for _, h := range moved {
+		h.e.Server = h.srv
+	}
 	if err != nil {
 		return err
 	}

@@ -185,3 +185,56 @@ func TestRecordSideKeys(t *testing.T) {
 		t.Errorf("after removing every key: %v, want nil", f.AddedSideKeys)
 	}
 }
+
+// The same server written to many files, and kept as a sync base, is
+// saved once; Load gives every entry its server back, and a state.json
+// from before the snapshot table (each entry holding its server) still
+// loads.
+func TestSaveKeepsEachSnapshotOnce(t *testing.T) {
+	dir := t.TempDir()
+	st := New(dir)
+	srv := canonical.Server{Name: "fetch", Transport: canonical.Stdio, Command: "uvx", Args: []string{"mcp-server-fetch"}}
+	for _, f := range []string{"/a/.cursor/mcp.json", "/a/.vscode/mcp.json", "/a/.codex/config.toml"} {
+		st.SetManaged(f, "", "fetch", NewEntry("c", srv, time.Time{}))
+	}
+	st.SetBase("/a/mcpsync.hcl", "fetch", NewEntry("", srv, time.Time{}))
+	if err := st.Save(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), "mcp-server-fetch"); n != 1 {
+		t.Errorf("state.json holds the server %d times, want once:\n%s", n, data)
+	}
+	if got := st.Managed("/a/.cursor/mcp.json", "")["fetch"].Server.Command; got != "uvx" {
+		t.Errorf("after Save the entry in memory lost its server: command %q", got)
+	}
+	back, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"/a/.cursor/mcp.json", "/a/.vscode/mcp.json", "/a/.codex/config.toml"} {
+		e := back.Managed(f, "")["fetch"]
+		if e == nil || !canonical.Equal(e.Server, srv) || e.Hash != Hash(srv) {
+			t.Errorf("%s: loaded entry %+v, want the server back", f, e)
+		}
+	}
+	if b := back.Base("/a/mcpsync.hcl", "fetch"); b == nil || !canonical.Equal(b.Server, srv) {
+		t.Errorf("loaded base %+v, want the server back", b)
+	}
+
+	old := `{"version":1,"files":{"/a/.cursor/mcp.json":{"sections":{"":{"managed":{"fetch":` +
+		`{"client":"cursor","hash":"` + Hash(srv) + `","server":{"name":"fetch","transport":"stdio","command":"uvx","args":["mcp-server-fetch"]}}}}}}}}`
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(old), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	back, err = Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := back.Managed("/a/.cursor/mcp.json", "")["fetch"]; e == nil || !canonical.Equal(e.Server, srv) {
+		t.Errorf("an older state.json: loaded entry %+v, want its server", e)
+	}
+}
