@@ -2,10 +2,10 @@ package resolve
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/lazyre"
 )
 
 // Preference among a server.json's packages: the runners people have
@@ -120,7 +120,7 @@ func (b *builder) addInput(in RequiredInput) {
 	b.inputs = append(b.inputs, in)
 }
 
-var templateVarRE = regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_.-]*)\}`)
+var templateVarRE = lazyre.New(`\{([A-Za-z_][A-Za-z0-9_.-]*)\}`)
 
 // render substitutes the {var} references of tmpl. A variable the user
 // gave, or with a fixed value or default, becomes its value (a secret
@@ -129,7 +129,7 @@ var templateVarRE = regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_.-]*)\}`)
 // for a variable.
 func (b *builder) render(tmpl string, vars map[string]InputDef, refName func(v string) string, kind string) (out string, resolved bool, used []RequiredInput) {
 	resolved = true
-	out = templateVarRE.ReplaceAllStringFunc(tmpl, func(m string) string {
+	out = templateVarRE.Get().ReplaceAllStringFunc(tmpl, func(m string) string {
 		v := m[1 : len(m)-1]
 		def, known := vars[v]
 		ref := refName(v)
@@ -143,7 +143,7 @@ func (b *builder) render(tmpl string, vars map[string]InputDef, refName func(v s
 			}
 			return val
 		}
-		if known && def.Value != "" && !templateVarRE.MatchString(def.Value) {
+		if known && def.Value != "" && !templateVarRE.Get().MatchString(def.Value) {
 			return def.Value
 		}
 		if known && def.Default != "" {
@@ -163,11 +163,11 @@ func (b *builder) render(tmpl string, vars map[string]InputDef, refName func(v s
 
 // envAssignRE matches "NAME={var}": the variable feeds an environment
 // variable, whose name makes the best reference name.
-var envAssignRE = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)=\{([A-Za-z_][A-Za-z0-9_.-]*)\}$`)
+var envAssignRE = lazyre.New(`^([A-Za-z_][A-Za-z0-9_]*)=\{([A-Za-z_][A-Za-z0-9_.-]*)\}$`)
 
 func (b *builder) refNamer(value string) func(string) string {
 	return func(v string) string {
-		if m := envAssignRE.FindStringSubmatch(value); m != nil && m[2] == v {
+		if m := envAssignRE.Get().FindStringSubmatch(value); m != nil && m[2] == v {
 			return m[1]
 		}
 		return b.varName(v)

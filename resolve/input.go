@@ -3,8 +3,9 @@ package resolve
 import (
 	"fmt"
 	"net/url"
-	"regexp"
 	"strings"
+
+	"github.com/mcpsync/mcpsync/internal/lazyre"
 )
 
 // Kind says what the user's text names.
@@ -96,9 +97,9 @@ func (in Input) String() string {
 var (
 	// GitHub owners are letters, digits and hyphens; repositories may also
 	// hold dots and underscores.
-	ownerRepoRE = regexp.MustCompile(`^([A-Za-z0-9][A-Za-z0-9-]*)/([A-Za-z0-9._-]+)$`)
+	ownerRepoRE = lazyre.New(`^([A-Za-z0-9][A-Za-z0-9-]*)/([A-Za-z0-9._-]+)$`)
 	// Registry names: reverse-DNS namespace (with at least one dot), a slash, a name.
-	registryNameRE = regexp.MustCompile(`^([a-zA-Z0-9-]+\.[a-zA-Z0-9.-]+)/([a-zA-Z0-9._-]+)$`)
+	registryNameRE = lazyre.New(`^([a-zA-Z0-9-]+\.[a-zA-Z0-9.-]+)/([a-zA-Z0-9._-]+)$`)
 )
 
 const inputHelp = "give a GitHub URL (https://github.com/owner/repo[/tree/<ref>/<dir>]), owner/repo, " +
@@ -170,11 +171,11 @@ func parseInput(s string) (Input, error) {
 		}
 		return in, fmt.Errorf("%q is neither a GitHub repository nor an MCP endpoint: %s", s, inputHelp)
 	}
-	if m := registryNameRE.FindStringSubmatch(s); m != nil {
+	if m := registryNameRE.Get().FindStringSubmatch(s); m != nil {
 		in.Kind, in.Name = KindRegistry, s
 		return in, nil
 	}
-	if m := ownerRepoRE.FindStringSubmatch(s); m != nil {
+	if m := ownerRepoRE.Get().FindStringSubmatch(s); m != nil {
 		in.Kind, in.Owner, in.Repo = KindGitHub, m[1], strings.TrimSuffix(m[2], ".git")
 		if in.Repo == "" {
 			return in, fmt.Errorf("%q does not name a repository: give owner/repo", in.Raw)
@@ -198,7 +199,7 @@ func parseGitHubPath(in Input, p string) (Input, error) {
 	}
 	in.Kind = KindGitHub
 	in.Owner, in.Repo = parts[0], strings.TrimSuffix(parts[1], ".git")
-	if !ownerRepoRE.MatchString(in.Owner + "/" + in.Repo) {
+	if !ownerRepoRE.Get().MatchString(in.Owner + "/" + in.Repo) {
 		return in, fmt.Errorf("%q is not a valid GitHub owner/repository", in.Owner+"/"+in.Repo)
 	}
 	if len(parts) >= 4 && (parts[2] == "tree" || parts[2] == "blob") {

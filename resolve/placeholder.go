@@ -2,11 +2,11 @@ package resolve
 
 import (
 	"net/url"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/lazyre"
 	"github.com/mcpsync/mcpsync/internal/secrets"
 )
 
@@ -108,10 +108,10 @@ func isPlainFlag(v string) bool {
 	case "true", "false", "yes", "no", "on", "off", "":
 		return true
 	}
-	return numberRE.MatchString(v)
+	return numberRE.Get().MatchString(v)
 }
 
-var numberRE = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`)
+var numberRE = lazyre.New(`^-?[0-9]+(\.[0-9]+)?$`)
 
 // args replaces placeholders in arguments. A path placeholder repeated
 // right after another ("/path/to/dir /another/dir") shows that the
@@ -188,7 +188,7 @@ func (f *fixer) arg(a, flag string, hostSide bool) (string, bool) {
 		return strings.Join(parts, ","), false
 	}
 	// NAME=value (docker -e, env-style)
-	if m := envAssign.FindString(a); m != "" && isEnvName(strings.TrimSuffix(m, "=")) && !strings.Contains(a, "://") {
+	if m := envAssign.Get().FindString(a); m != "" && isEnvName(strings.TrimSuffix(m, "=")) && !strings.Contains(a, "://") {
 		k := strings.TrimSuffix(m, "=")
 		v := a[len(m):]
 		if isPlaceholder(v) {
@@ -251,7 +251,7 @@ func dockerImageIndex(args []string) int {
 
 // angle replaces each <...> of a value with a reference.
 func (f *fixer) angle(a, flag string) string {
-	return angleRE.ReplaceAllStringFunc(a, func(m string) string {
+	return angleRE.Get().ReplaceAllStringFunc(a, func(m string) string {
 		inner := m[1 : len(m)-1]
 		name := f.textName(inner)
 		if flag != "" && !strings.Contains(strings.TrimPrefix(a, m), "/") {
@@ -261,14 +261,14 @@ func (f *fixer) angle(a, flag string) string {
 	})
 }
 
-var angleRE = regexp.MustCompile(`<[^<>]{1,80}>`)
+var angleRE = lazyre.New(`<[^<>]{1,80}>`)
 
 // url replaces placeholders in a URL: <...> anywhere, and query values
 // that are placeholders (named after their query key: ?tavilyApiKey=<key>
 // → ${TAVILY_API_KEY}).
 func (f *fixer) url(u string) string {
 	base, query, hasQuery := strings.Cut(u, "?")
-	base = angleRE.ReplaceAllStringFunc(base, func(m string) string {
+	base = angleRE.Get().ReplaceAllStringFunc(base, func(m string) string {
 		return f.ref(f.textName(m[1:len(m)-1]), "url", m, m)
 	})
 	if !hasQuery {
@@ -420,14 +420,14 @@ func isHostPath(s string) bool {
 	return true
 }
 
-var patWordRE = regexp.MustCompile(`(^|_)PAT(_|$)`)
+var patWordRE = lazyre.New(`(^|_)PAT(_|$)`)
 
 // looksSecret reports a name that holds a credential.
 func looksSecret(name string) bool {
 	u := strings.ToUpper(name)
 	for _, w := range []string{"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH", "CONNECTION_STRING", "COOKIE", "SESSION", "PRIVATE", "PAT", "XOX"} {
 		if strings.Contains(u, w) {
-			if w == "PAT" && !patWordRE.MatchString(u) {
+			if w == "PAT" && !patWordRE.Get().MatchString(u) {
 				continue // PATH, PATTERN
 			}
 			if w == "KEY" && strings.Contains(u, "MONKEY") {

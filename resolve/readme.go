@@ -3,12 +3,12 @@ package resolve
 import (
 	"bytes"
 	"net/url"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/lazyre"
 	"github.com/mcpsync/mcpsync/paste"
 )
 
@@ -81,7 +81,7 @@ func FencedBlocks(text []byte) []Block {
 }
 
 // configHint says a block may hold a server entry: it is worth parsing.
-var configHint = regexp.MustCompile(`"(mcpServers|servers|mcp|context_servers|command|url|serverUrl|httpUrl)"\s*:|\[mcp_servers|mcp_servers\.`)
+var configHint = lazyre.New(`"(mcpServers|servers|mcp|context_servers|command|url|serverUrl|httpUrl)"\s*:|\[mcp_servers|mcp_servers\.`)
 
 // shellLangs are the info strings of shell blocks: only install commands
 // are read from them.
@@ -89,13 +89,13 @@ var shellLangs = map[string]bool{"bash": true, "sh": true, "shell": true, "conso
 	"powershell": true, "ps1": true, "pwsh": true, "cmd": true, "bat": true, "terminal": true, "shell-session": true}
 
 // serversHint says a block names a server list: failing to read it is news.
-var serversHint = regexp.MustCompile(`"(mcpServers|servers|context_servers)"\s*:|\[mcp_servers`)
+var serversHint = lazyre.New(`"(mcpServers|servers|context_servers)"\s*:|\[mcp_servers`)
 
 // shellHint finds the install commands of the agents in a shell block.
-var shellHint = regexp.MustCompile(`(^|\s)(claude\s+mcp\s+add(-json)?|code(-insiders)?\s+--add-mcp|codex\s+mcp\s+add)\s`)
+var shellHint = lazyre.New(`(^|\s)(claude\s+mcp\s+add(-json)?|code(-insiders)?\s+--add-mcp|codex\s+mcp\s+add)\s`)
 
 // vscodeBadge finds VS Code one-click install links in the text.
-var vscodeBadge = regexp.MustCompile(`(?:vscode(?:-insiders)?:mcp/install\?|vscode\.dev/redirect/mcp/install\?)([^)\s"'<>\]]+)`)
+var vscodeBadge = lazyre.New(`(?:vscode(?:-insiders)?:mcp/install\?|vscode\.dev/redirect/mcp/install\?)([^)\s"'<>\]]+)`)
 
 // ReadmeCandidates extracts every server entry a Markdown text shows:
 // JSON/JSONC/TOML configuration snippets in fences of any language
@@ -127,13 +127,13 @@ func ReadmeCandidates(text []byte, opts ReadmeOptions) ([]Candidate, []string) {
 	}
 	for _, b := range FencedBlocks(text) {
 		switch {
-		case shellHint.Match(b.Text) || shellLangs[b.Info]:
+		case shellHint.Get().Match(b.Text) || shellLangs[b.Info]:
 			for _, cl := range shellLines(b.Text) {
 				if srv, ok := fromInstallCommand(cl.words, opts.Name); ok {
 					add([]canonical.Server{srv}, b.Line+cl.line, "install command "+cl.words[0]+" "+cl.words[1])
 				}
 			}
-		case configHint.Match(b.Text):
+		case configHint.Get().Match(b.Text):
 			set, ds := paste.Parse(b.Text, paste.Options{File: opts.File})
 			if ds.HasErrors() {
 				// A single server object without a key needs a name.
@@ -142,7 +142,7 @@ func ReadmeCandidates(text []byte, opts ReadmeOptions) ([]Candidate, []string) {
 			if ds.HasErrors() {
 				// Prose-like JSON (a tool's output, a partial example) holds no
 				// entry; a block that names servers but does not parse is worth saying.
-				if serversHint.Match(b.Text) {
+				if serversHint.Get().Match(b.Text) {
 					broken = append(broken, strconv.Itoa(b.Line))
 				}
 				continue
@@ -150,7 +150,7 @@ func ReadmeCandidates(text []byte, opts ReadmeOptions) ([]Candidate, []string) {
 			add(ownServers(set.Servers, opts.Repo, opts.Name), b.Line, "snippet in a ```"+b.Info+" block")
 		}
 	}
-	for _, m := range vscodeBadge.FindAllSubmatchIndex(text, -1) {
+	for _, m := range vscodeBadge.Get().FindAllSubmatchIndex(text, -1) {
 		line := 1 + bytes.Count(text[:m[0]], []byte("\n"))
 		if srv, ok := fromBadge(string(text[m[2]:m[3]]), opts.Name); ok {
 			add([]canonical.Server{srv}, line, "VS Code install link")
@@ -208,14 +208,14 @@ func windowsOnly(s canonical.Server) string {
 		}
 	}
 	for _, a := range append([]string{s.Command}, s.Args...) {
-		if driveRE.MatchString(a) {
+		if driveRE.Get().MatchString(a) {
 			return "a Windows path"
 		}
 	}
 	return ""
 }
 
-var driveRE = regexp.MustCompile(`^[A-Za-z]:[\\/]|\\\\`)
+var driveRE = lazyre.New(`^[A-Za-z]:[\\/]|\\\\`)
 
 // dedupe drops candidates that run the same thing as an earlier one (the
 // same snippet shown for several clients).
@@ -353,7 +353,7 @@ func shellLines(text []byte) []shellLine {
 		}
 		words := append([]string{srv.Command}, srv.Args...)
 		// Drop leading VAR=value assignments.
-		for len(words) > 0 && envAssign.MatchString(words[0]) {
+		for len(words) > 0 && envAssign.Get().MatchString(words[0]) {
 			words = words[1:]
 		}
 		if len(words) >= 2 {
@@ -363,7 +363,7 @@ func shellLines(text []byte) []shellLine {
 	return out
 }
 
-var envAssign = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+var envAssign = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*=`)
 
 // fromInstallCommand reads an agent's install command:
 //

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/lazyre"
 )
 
 // Resolve turns the input into one server entry through the chain
@@ -276,7 +276,7 @@ func (r *run) registryGroup(s regServer, several bool) group {
 }
 
 // skipDirs are folders whose files describe no server of the repository.
-var skipDirs = regexp.MustCompile(`(^|/)(node_modules|vendor|testdata|fixtures?|__tests__|tests?|examples?|third_party|\.git)(/|$)`)
+var skipDirs = lazyre.New(`(^|/)(node_modules|vendor|testdata|fixtures?|__tests__|tests?|examples?|third_party|\.git)(/|$)`)
 
 // serverJSONStep reads server.json files: in the subfolder asked for, or
 // at the root (also .mcp/server.json, the NuGet convention), else
@@ -296,7 +296,7 @@ func (r *run) serverJSONStep(ctx context.Context) ([]group, error) {
 	}
 	if len(found) == 0 {
 		found = r.repo.find(func(p string) bool {
-			return strings.HasPrefix(p, prefix) && (path.Base(p) == "server.json") && !skipDirs.MatchString(p)
+			return strings.HasPrefix(p, prefix) && (path.Base(p) == "server.json") && !skipDirs.Get().MatchString(p)
 		})
 		if len(found) > 20 {
 			found = found[:20]
@@ -382,7 +382,7 @@ func (r *run) packageJSONs(ctx context.Context) ([]*packageJSON, error) {
 	}
 	nested := r.repo.find(func(p string) bool {
 		return strings.HasPrefix(p, prefix) && path.Base(p) == "package.json" && p != top &&
-			strings.Count(p[len(prefix):], "/") <= 3 && !skipDirs.MatchString(p)
+			strings.Count(p[len(prefix):], "/") <= 3 && !skipDirs.Get().MatchString(p)
 	})
 	if len(nested) > 20 {
 		nested = nested[:20]
@@ -402,7 +402,7 @@ func (r *run) packageJSONs(ctx context.Context) ([]*packageJSON, error) {
 	return r.pkgs, nil
 }
 
-var mcpNameRE = regexp.MustCompile(`mcp-name:\s*([a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+)`)
+var mcpNameRE = lazyre.New(`mcp-name:\s*([a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+)`)
 
 // ownershipStep follows the publisher's ownership markers back to the
 // registry: package.json "mcpName" (npm) and "mcp-name: <name>" in the
@@ -424,7 +424,7 @@ func (r *run) ownershipStep(ctx context.Context) ([]group, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, m := range mcpNameRE.FindAllSubmatch(text, -1) {
+		for _, m := range mcpNameRE.Get().FindAllSubmatch(text, -1) {
 			markers = append(markers, marker{string(m[1]), rp + " mcp-name:"})
 		}
 	}

@@ -3,10 +3,10 @@ package resolve
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/lazyre"
 )
 
 // A RunnerProblem is something in a resolved command line that a
@@ -68,20 +68,20 @@ var shells = map[string]string{"sh": "-c", "bash": "-c", "zsh": "-c", "dash": "-
 
 // loaderEnv are environment variables that change how a runtime or runner
 // loads code.
-var loaderEnv = regexp.MustCompile(`^(LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_.*|NODE_OPTIONS|NODE_PATH|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|RUBYOPT|PERL5OPT|PERL5LIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|GOFLAGS|GOPROXY|GONOSUMDB|GONOSUMCHECK|GOSUMDB|GOPRIVATE|NPM_CONFIG_.*|npm_config_.*|YARN_.*|PIP_.*|UV_.*INDEX.*|UV_FIND_LINKS|DOCKER_HOST|BASH_ENV|ENV|PROMPT_COMMAND|ZDOTDIR)$`)
+var loaderEnv = lazyre.New(`^(LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_.*|NODE_OPTIONS|NODE_PATH|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|RUBYOPT|PERL5OPT|PERL5LIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|GOFLAGS|GOPROXY|GONOSUMDB|GONOSUMCHECK|GOSUMDB|GOPRIVATE|NPM_CONFIG_.*|npm_config_.*|YARN_.*|PIP_.*|UV_.*INDEX.*|UV_FIND_LINKS|DOCKER_HOST|BASH_ENV|ENV|PROMPT_COMMAND|ZDOTDIR)$`)
 
 // npmName is a package name npm publishes: lower case, URL-safe, an
 // optional @scope/, then an optional @version (a range or tag, no spaces).
-var npmName = regexp.MustCompile(`^(@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*(@[A-Za-z0-9.^~<>=*+_-][A-Za-z0-9.^~<>=*+_|\- ]*)?$`)
+var npmName = lazyre.New(`^(@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*(@[A-Za-z0-9.^~<>=*+_-][A-Za-z0-9.^~<>=*+_|\- ]*)?$`)
 
 // pypiName is a PEP 508 name with optional extras and a version (==x, @x).
-var pypiName = regexp.MustCompile(`(?i)^[a-z0-9]([a-z0-9._-]*[a-z0-9])?(\[[a-z0-9._, -]+\])?((==|>=|<=|~=|!=|@)[a-z0-9.*+!_-]+)?$`)
+var pypiName = lazyre.New(`(?i)^[a-z0-9]([a-z0-9._-]*[a-z0-9])?(\[[a-z0-9._, -]+\])?((==|>=|<=|~=|!=|@)[a-z0-9.*+!_-]+)?$`)
 
 // imageRef is an OCI image reference: [host[:port]/]path[:tag][@digest].
-var imageRef = regexp.MustCompile(`^([a-z0-9.-]+(:[0-9]+)?/)?[a-z0-9]+([._-][a-z0-9]+)*(/[a-z0-9]+([._-][a-z0-9]+)*)*(:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(@sha256:[a-f0-9]{64})?$`)
+var imageRef = lazyre.New(`^([a-z0-9.-]+(:[0-9]+)?/)?[a-z0-9]+([._-][a-z0-9]+)*(/[a-z0-9]+([._-][a-z0-9]+)*)*(:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(@sha256:[a-f0-9]{64})?$`)
 
 // goModulePath is a module path with a version: host/path[/...]@version.
-var goModulePath = regexp.MustCompile(`^[a-z0-9.-]+\.[a-z]{2,}(/[A-Za-z0-9._~-]+)+(@[A-Za-z0-9._+-]+)?$`)
+var goModulePath = lazyre.New(`^[a-z0-9.-]+\.[a-z]{2,}(/[A-Za-z0-9._~-]+)+(@[A-Za-z0-9._+-]+)?$`)
 
 // CheckCommand looks at a resolved stdio server for what RunnerProblem
 // describes, and returns every problem found (nil for a remote server).
@@ -112,7 +112,7 @@ func CheckCommand(srv canonical.Server) []RunnerProblem {
 		out = append(out, checkRunner(runner, base, args, offset)...)
 	}
 	for _, k := range sortedKeys(srv.Env) {
-		if loaderEnv.MatchString(k) {
+		if loaderEnv.Get().MatchString(k) {
 			add("env."+k, srv.Env[k], "changes how the program or its runner loads code")
 		}
 	}
@@ -218,19 +218,19 @@ func badPackage(runner, pkg string) string {
 			strings.HasPrefix(pkg, "file:") || strings.HasPrefix(pkg, ".") || strings.HasPrefix(pkg, "/") {
 			return "installs from a URL, a git repository or a path, not from the npm registry"
 		}
-		if len(pkg) > 214 || !npmName.MatchString(pkg) {
+		if len(pkg) > 214 || !npmName.Get().MatchString(pkg) {
 			return "is not a package name npm publishes (lower case, URL-safe, an optional @scope/)"
 		}
 	case "uvx":
-		if !pypiName.MatchString(pkg) {
+		if !pypiName.Get().MatchString(pkg) {
 			return "is not a package name PyPI publishes"
 		}
 	case "docker":
-		if !imageRef.MatchString(pkg) {
+		if !imageRef.Get().MatchString(pkg) {
 			return "is not an image reference"
 		}
 	case "go":
-		if !goModulePath.MatchString(pkg) && !strings.HasPrefix(pkg, ".") {
+		if !goModulePath.Get().MatchString(pkg) && !strings.HasPrefix(pkg, ".") {
 			return "is not a module path"
 		}
 		if strings.HasPrefix(pkg, ".") {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/mcpsync/mcpsync/internal/lazyre"
 )
 
 // Kind says which rule found a secret.
@@ -180,7 +182,7 @@ func findTokens(text string) []tokenMatch {
 // never a secret. An unterminated "${" takes the rest of the value, so
 // that a reference cut by a quote (HCL's "Bearer ${env("X")}") is not read
 // as a literal.
-var refRE = regexp.MustCompile(`\$\{\{[^}]*\}\}|\$\{[^}]*(?:\}|$)|\{env:[A-Za-z_][A-Za-z0-9_]*\}|\{file:[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%`)
+var refRE = lazyre.New(`\$\{\{[^}]*\}\}|\$\{[^}]*(?:\}|$)|\{env:[A-Za-z_][A-Za-z0-9_]*\}|\{file:[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%`)
 
 // literalPieces returns the [start, end) ranges of value outside references.
 func literalPieces(value string) [][2]int {
@@ -192,7 +194,7 @@ func literalPieces(value string) [][2]int {
 	}
 	var out [][2]int
 	at := 0
-	for _, m := range refRE.FindAllStringIndex(value, -1) {
+	for _, m := range refRE.Get().FindAllStringIndex(value, -1) {
 		if m[0] > at {
 			out = append(out, [2]int{at, m[0]})
 		}
@@ -224,7 +226,7 @@ func Scan(f Field, value string) []Finding {
 	s := scanner{value: value, field: f}
 	// An argument spelled --flag=value or NAME=value is named by its left side.
 	if f.Place == InArg {
-		if m := argAssign.FindStringSubmatchIndex(value); m != nil {
+		if m := argAssign.Get().FindStringSubmatchIndex(value); m != nil {
 			s.field.Name = value[m[2]:m[3]]
 			s.valueFrom = m[4]
 		}
@@ -243,7 +245,7 @@ func Scan(f Field, value string) []Finding {
 }
 
 // argAssign is --flag=value or NAME=value as one argument.
-var argAssign = regexp.MustCompile(`^(--?[A-Za-z][A-Za-z0-9_\-]*|[A-Za-z_][A-Za-z0-9_]*)=(.)`)
+var argAssign = lazyre.New(`^(--?[A-Za-z][A-Za-z0-9_\-]*|[A-Za-z_][A-Za-z0-9_]*)=(.)`)
 
 type scanner struct {
 	value     string
@@ -324,9 +326,9 @@ func (s *scanner) add(kind Kind, label, envVar string, start, end int) {
 }
 
 var (
-	credentialRE = regexp.MustCompile(`(?i)\b(bearer|basic|token)\s+([A-Za-z0-9._~+/=\-]{8,})`)
-	userinfoRE   = regexp.MustCompile(`://[^/\s:@"'<>]+:([^/\s@"'<>]+)@`)
-	queryRE      = regexp.MustCompile(`[?&]([A-Za-z0-9_.\-]+)=([^&#\s"'<>]+)`)
+	credentialRE = lazyre.New(`(?i)\b(bearer|basic|token)\s+([A-Za-z0-9._~+/=\-]{8,})`)
+	userinfoRE   = lazyre.New(`://[^/\s:@"'<>]+:([^/\s@"'<>]+)@`)
+	queryRE      = lazyre.New(`[?&]([A-Za-z0-9_.\-]+)=([^&#\s"'<>]+)`)
 )
 
 func (s *scanner) piece(start, end int) {
@@ -340,14 +342,14 @@ func (s *scanner) piece(start, end int) {
 	}
 	// 2. Credentials in URLs.
 	if strings.Contains(text, "://") {
-		for _, m := range userinfoRE.FindAllStringSubmatchIndex(text, -1) {
+		for _, m := range userinfoRE.Get().FindAllStringSubmatchIndex(text, -1) {
 			if pw := text[m[2]:m[3]]; !placeholder(pw) {
 				s.add(KindURLPassword, "password in a URL", "", start+m[2], start+m[3])
 			}
 		}
 	}
 	if strings.ContainsAny(text, "?&") {
-		for _, m := range queryRE.FindAllStringSubmatchIndex(text, -1) {
+		for _, m := range queryRE.Get().FindAllStringSubmatchIndex(text, -1) {
 			name, v := text[m[2]:m[3]], text[m[4]:m[5]]
 			// A value that runs into a reference (key=abc${K}) is built
 			// from it: the secret is the reference's, not this text's.
@@ -359,7 +361,7 @@ func (s *scanner) piece(start, end int) {
 	}
 	// 3. Scheme credentials: Bearer …, Basic …, Token ….
 	if hasSchemeWord(text) {
-		for _, m := range credentialRE.FindAllStringSubmatchIndex(text, -1) {
+		for _, m := range credentialRE.Get().FindAllStringSubmatchIndex(text, -1) {
 			if cred := text[m[4]:m[5]]; !placeholder(cred) && tokenLike(cred) {
 				s.add(KindCredential, strings.ToLower(text[m[2]:m[3]])+" credential", "", start+m[4], start+m[5])
 			}
@@ -686,11 +688,11 @@ func entropy(s string) float64 {
 }
 
 var (
-	uuidRE     = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-	hostnameRE = regexp.MustCompile(`^[A-Za-z0-9\-]+(\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,12}$`)
-	versionRE  = regexp.MustCompile(`^v?\d+(\.\d+)+([\-+.][A-Za-z0-9.\-]*)?$`)
+	uuidRE     = lazyre.New(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+	hostnameRE = lazyre.New(`^[A-Za-z0-9\-]+(\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,12}$`)
+	versionRE  = lazyre.New(`^v?\d+(\.\d+)+([\-+.][A-Za-z0-9.\-]*)?$`)
 	// fileNameRE is a file name with a short extension: build-2024.tar.gz.
-	fileNameRE = regexp.MustCompile(`\.[A-Za-z][A-Za-z0-9]{0,5}$`)
+	fileNameRE = lazyre.New(`\.[A-Za-z][A-Za-z0-9]{0,5}$`)
 )
 
 // wordy reports whether run is made of segments (split at - _ .) that are
@@ -747,10 +749,10 @@ func HighEntropy(run string) bool {
 	if digit < 2 || lower+upper < 2 {
 		return false
 	}
-	if uuidRE.MatchString(run) || versionRE.MatchString(run) || hostnameRE.MatchString(run) {
+	if uuidRE.Get().MatchString(run) || versionRE.Get().MatchString(run) || hostnameRE.Get().MatchString(run) {
 		return false
 	}
-	if strings.Contains(run, ".") && fileNameRE.MatchString(run) {
+	if strings.Contains(run, ".") && fileNameRE.Get().MatchString(run) {
 		return false
 	}
 	if wordy(run) {

@@ -1,21 +1,22 @@
 package secrets
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/mcpsync/mcpsync/internal/lazyre"
 )
 
 var (
-	yourRE      = regexp.MustCompile(`(?i)(^|[^a-z])your([^a-z]|$)`)
-	yourCamelRE = regexp.MustCompile(`^[Yy]our[A-Z]`) // yourApiKey
-	examplePath = regexp.MustCompile(`(?i)(^|[/\\])path[/\\]to([/\\]|$)|/users/username|/home/username|/home/user/|/users/you/`)
-	maskedRE    = regexp.MustCompile(`(?i)\*\*\*|xxxx|\.\.\.$|…$|^<.*>$|^\[.*\]$|^(changeme|replace[_-]?me|todo|tbd|secret|token|api[_-]?key)$`)
-	hereWordRE  = regexp.MustCompile(`(?i)(^|_)(HERE|PLACEHOLDER)(_|$)`)
+	yourRE      = lazyre.New(`(?i)(^|[^a-z])your([^a-z]|$)`)
+	yourCamelRE = lazyre.New(`^[Yy]our[A-Z]`) // yourApiKey
+	examplePath = lazyre.New(`(?i)(^|[/\\])path[/\\]to([/\\]|$)|/users/username|/home/username|/home/user/|/users/you/`)
+	maskedRE    = lazyre.New(`(?i)\*\*\*|xxxx|\.\.\.$|…$|^<.*>$|^\[.*\]$|^(changeme|replace[_-]?me|todo|tbd|secret|token|api[_-]?key)$`)
+	hereWordRE  = lazyre.New(`(?i)(^|_)(HERE|PLACEHOLDER)(_|$)`)
 )
 
 // IsExamplePath reports the example paths of READMEs: /path/to/dir,
 // /Users/username/...
-func IsExamplePath(s string) bool { return examplePath.MatchString(s) }
+func IsExamplePath(s string) bool { return examplePath.Get().MatchString(s) }
 
 // IsExample reports text that documentation puts where the user must give
 // a value of their own: <token>, YOUR_API_KEY, your-token, /path/to/dir,
@@ -28,6 +29,6 @@ func IsExample(s string) bool {
 	if s == "" {
 		return false
 	}
-	return yourRE.MatchString(s) || yourCamelRE.MatchString(s) || examplePath.MatchString(s) || maskedRE.MatchString(s) ||
-		hereWordRE.MatchString(s) || strings.Contains(s, "<") && strings.Contains(s, ">")
+	return yourRE.Get().MatchString(s) || yourCamelRE.Get().MatchString(s) || examplePath.Get().MatchString(s) || maskedRE.Get().MatchString(s) ||
+		hereWordRE.Get().MatchString(s) || strings.Contains(s, "<") && strings.Contains(s, ">")
 }

@@ -91,7 +91,7 @@ func FuzzScan(f *testing.F) {
 			return
 		}
 		fs := Scan(Field{Place: Place(place % 5), Name: name}, value)
-		refs := refRE.FindAllStringIndex(value, -1)
+		refs := refRE.Get().FindAllStringIndex(value, -1)
 		for i, fd := range fs {
 			if fd.Start < 0 || fd.End > len(value) || fd.Start >= fd.End || value[fd.Start:fd.End] != fd.Value {
 				t.Fatalf("bad offsets %d:%d for %q in %q", fd.Start, fd.End, fd.Value, value)

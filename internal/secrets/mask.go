@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/mcpsync/mcpsync/internal/lazyre"
 )
 
 // Marker ends every masked value. Text that already holds it is never
@@ -39,20 +41,20 @@ func Mask(v string) string {
 
 var (
 	// quotedPair is "key": "value" (JSON) or key = "value" (TOML, HCL).
-	quotedPair = regexp.MustCompile(`("?)([A-Za-z0-9_.\-]+)("?\s*[:=]\s*")((?:[^"\\]|\\.)*)(")`)
+	quotedPair = lazyre.New(`("?)([A-Za-z0-9_.\-]+)("?\s*[:=]\s*")((?:[^"\\]|\\.)*)(")`)
 	// singleQuotedPair is key: 'value' (YAML) or key = 'value' (TOML).
-	singleQuotedPair = regexp.MustCompile(`(['"]?)([A-Za-z0-9_.\-]+)(['"]?\s*[:=]\s*')([^']*)(')`)
+	singleQuotedPair = lazyre.New(`(['"]?)([A-Za-z0-9_.\-]+)(['"]?\s*[:=]\s*')([^']*)(')`)
 	// yamlPair is an unquoted YAML value: key: value # comment.
-	yamlPair = regexp.MustCompile(`^([+\- ]?\s*(?:-\s+)?)([A-Za-z0-9_.\-]+)(\s*:\s+)([^\s'"#{\[|>&*!][^#]*?)(\s*(?:\s#.*)?)$`)
+	yamlPair = lazyre.New(`^([+\- ]?\s*(?:-\s+)?)([A-Za-z0-9_.\-]+)(\s*:\s+)([^\s'"#{\[|>&*!][^#]*?)(\s*(?:\s#.*)?)$`)
 	// assignPair is NAME=value or --flag=value inside a line (an argument,
 	// a shell line).
-	assignPair = regexp.MustCompile(`(^|[\s"'\[,(])(--?[A-Za-z0-9][A-Za-z0-9_\-]*|[A-Za-z_][A-Za-z0-9_]*)(=)([^\s"'&,;\]\)]+)`)
+	assignPair = lazyre.New(`(^|[\s"'\[,(])(--?[A-Za-z0-9][A-Za-z0-9_\-]*|[A-Za-z_][A-Za-z0-9_]*)(=)([^\s"'&,;\]\)]+)`)
 	// flagPair is "--token", "value" in a JSON or TOML array on one line.
-	flagPair = regexp.MustCompile(`(["'])(--?[A-Za-z0-9][A-Za-z0-9_\-]*)(["']\s*,\s*["'])((?:[^"'\\]|\\.)*)(["'])`)
+	flagPair = lazyre.New(`(["'])(--?[A-Za-z0-9][A-Za-z0-9_\-]*)(["']\s*,\s*["'])((?:[^"'\\]|\\.)*)(["'])`)
 	// lineCredential is Bearer/Basic/Token and a credential anywhere in text.
-	lineCredential = regexp.MustCompile(`(?i)\b(bearer|basic|token)(\s+)([A-Za-z0-9._~+/=\-]{8,})`)
-	lineUserinfo   = regexp.MustCompile(`(://[^/\s:@"'<>]+:)([^/\s@"'<>]+)(@)`)
-	lineQuery      = regexp.MustCompile(`([?&])([A-Za-z0-9_.\-]+)(=)([^&#\s"'<>\\]+)`)
+	lineCredential = lazyre.New(`(?i)\b(bearer|basic|token)(\s+)([A-Za-z0-9._~+/=\-]{8,})`)
+	lineUserinfo   = lazyre.New(`(://[^/\s:@"'<>]+:)([^/\s@"'<>]+)(@)`)
+	lineQuery      = lazyre.New(`([?&])([A-Za-z0-9_.\-]+)(=)([^&#\s"'<>\\]+)`)
 )
 
 // replaceMatches rewrites every match of re in s with what fn returns for
@@ -97,25 +99,25 @@ func MaskLine(line string) string {
 		return MaskText(line)
 	}
 	if strings.ContainsAny(line, ":=") {
-		line = replaceMatches(quotedPair, line, func(g []string) string {
+		line = replaceMatches(quotedPair.Get(), line, func(g []string) string {
 			return maskPair(g[1], g[2], g[3], g[4], g[5], g[0])
 		})
 		if strings.Contains(line, "'") {
-			line = replaceMatches(singleQuotedPair, line, func(g []string) string {
+			line = replaceMatches(singleQuotedPair.Get(), line, func(g []string) string {
 				return maskPair(g[1], g[2], g[3], g[4], g[5], g[0])
 			})
 		}
-		if g := yamlPair.FindStringSubmatch(line); g != nil {
+		if g := yamlPair.Get().FindStringSubmatch(line); g != nil {
 			line = maskPair(g[1], g[2], g[3], g[4], g[5], line)
 		}
 		if strings.Contains(line, "=") {
-			line = replaceMatches(assignPair, line, func(g []string) string {
+			line = replaceMatches(assignPair.Get(), line, func(g []string) string {
 				return maskPair(g[1], g[2], g[3], g[4], "", g[0])
 			})
 		}
 	}
 	if strings.Contains(line, "-") && strings.Contains(line, ",") {
-		line = replaceMatches(flagPair, line, func(g []string) string {
+		line = replaceMatches(flagPair.Get(), line, func(g []string) string {
 			return maskPair(g[1], g[2], g[3], g[4], g[5], g[0])
 		})
 	}
@@ -265,7 +267,7 @@ func maskTokens(line string) string {
 		line = b.String()
 	}
 	if hasSchemeWord(line) {
-		line = replaceMatches(lineCredential, line, func(g []string) string {
+		line = replaceMatches(lineCredential.Get(), line, func(g []string) string {
 			cred := g[3]
 			if strings.Contains(cred, Marker) || placeholder(cred) || !tokenLike(cred) {
 				return g[0]
@@ -274,7 +276,7 @@ func maskTokens(line string) string {
 		})
 	}
 	if strings.Contains(line, "://") && strings.Contains(line, "@") {
-		line = replaceMatches(lineUserinfo, line, func(g []string) string {
+		line = replaceMatches(lineUserinfo.Get(), line, func(g []string) string {
 			if strings.Contains(g[2], Marker) || IsReference(g[2]) || placeholder(g[2]) {
 				return g[0]
 			}
@@ -282,7 +284,7 @@ func maskTokens(line string) string {
 		})
 	}
 	if strings.ContainsAny(line, "?&") && strings.Contains(line, "=") {
-		line = replaceMatches(lineQuery, line, func(g []string) string {
+		line = replaceMatches(lineQuery.Get(), line, func(g []string) string {
 			v := g[4]
 			if !queryName(g[2]) || strings.Contains(v, Marker) || len(v) < 6 || IsReference(v) || placeholder(v) {
 				return g[0]

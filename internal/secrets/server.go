@@ -81,7 +81,7 @@ func ScanServer(srv canonical.Server) []ServerFinding {
 	for i, a := range srv.Args {
 		name := argName(srv.Args, i)
 		key := name
-		if m := argAssign.FindStringSubmatch(a); m != nil {
+		if m := argAssign.Get().FindStringSubmatch(a); m != nil {
 			key = m[1]
 		}
 		add(fmt.Sprintf("args[%d]", i), key, Field{Place: InArg, Name: name}, a, true)
