@@ -77,16 +77,21 @@ type App struct {
 // engine returns the engine of this run: App without the streams.
 func (a *App) engine() *engine.Engine {
 	if a.eng == nil {
-		a.eng = engine.New(engine.Env{
-			Dirs: a.Dirs, Cwd: a.Cwd, ProjectDir: a.ProjectDir, GOOS: a.GOOS,
-			Getenv: a.Getenv, LookupEnv: a.LookupEnv, StorePath: a.StorePath,
-			CommandLine: a.commandLine, Hooks: a.Hooks,
-		})
+		a.eng = engine.New(a.engineEnv())
 		a.eng.OnLockWait = func(h ledger.Holder) {
 			fmt.Fprintf(a.Stderr, "waiting for %s to finish (up to %s)…\n", h, a.eng.LockWaitFor())
 		}
 	}
 	return a.eng
+}
+
+// engineEnv is the engine's environment: App without the streams.
+func (a *App) engineEnv() engine.Env {
+	return engine.Env{
+		Dirs: a.Dirs, Cwd: a.Cwd, ProjectDir: a.ProjectDir, GOOS: a.GOOS,
+		Getenv: a.Getenv, LookupEnv: a.LookupEnv, StorePath: a.StorePath,
+		CommandLine: a.commandLine, Hooks: a.Hooks,
+	}
 }
 
 // Main runs mcpsync with the process's streams and environment and returns
@@ -346,6 +351,7 @@ func (a *App) commands() []*cli.Command {
 		a.watchCommand(),
 		a.doctorCommand(),
 		a.restoreCommand(),
+		a.serveCommand(),
 		a.versionCommand(),
 	}
 }
