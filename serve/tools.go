@@ -53,7 +53,7 @@ type addArgs struct {
 type probeArgs struct {
 	Names        []string `json:"names,omitempty" jsonschema:"the servers to probe (default: every enabled server)"`
 	Strict       bool     `json:"strict,omitempty" jsonschema:"report ok false when any server is not ready"`
-	RequireTools []string `json:"require_tools,omitempty" jsonschema:"NAME=tool1,tool2: the server must offer these tools"`
+	RequireTools []string `json:"require_tools,omitempty" jsonschema:"for each: a server name then = then its tools separated by commas (github=create_issue,search_code): the server must offer these tools"`
 	Scope        string   `json:"scope,omitempty" jsonschema:"user (the default) or project"`
 	PlanID       string   `json:"plan_id,omitempty" jsonschema:"the plan_id a call without it returned: start the servers only if they are still the same"`
 }
