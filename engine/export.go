@@ -10,6 +10,7 @@ import (
 	"github.com/mcpsync/mcpsync/desired"
 	"github.com/mcpsync/mcpsync/emitters"
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/internal/wslpath"
 	"github.com/mcpsync/mcpsync/ledger"
 	"github.com/mcpsync/mcpsync/store"
 )
@@ -149,6 +150,11 @@ func (e *Engine) planExport(run *ExportRun, o ExportOptions, st *store.Store, ad
 			return err
 		}
 	}
+	if o.GOOS == "windows" && e.GOOS != "windows" {
+		var ds canonical.Diagnostics
+		servers, ds = windowsPaths(servers)
+		run.Diags = append(run.Diags, ds...)
+	}
 	run.Plan = emitters.PlanExport(targets, emitters.ExportOptions{
 		Servers:   servers,
 		Allows:    st.Allows,
@@ -259,4 +265,45 @@ func (e *Engine) ExportOf(st *store.Store, o ExportOptions) (*ExportRun, error) 
 		return nil, err
 	}
 	return run, nil
+}
+
+// windowsPaths readies servers written from a Unix machine (WSL) for
+// Windows clients: a path on a mounted drive (/mnt/c/…) becomes its
+// Windows path (C:\…) in the command, its arguments, its working
+// directory and its environment; a server that names any other path of
+// this machine (/home/me/…) is left out with a warning, since no Windows
+// client could open it.
+func windowsPaths(servers canonical.Set) (canonical.Set, canonical.Diagnostics) {
+	var out canonical.Set
+	var ds canonical.Diagnostics
+	for _, srv := range servers.Servers {
+		srv = srv.Clone()
+		var bad []string
+		mapOne := func(s string) string {
+			m, unreachable := wslpath.Map(s)
+			if unreachable {
+				bad = append(bad, s)
+			}
+			return m
+		}
+		srv.Command = mapOne(srv.Command)
+		for i, a := range srv.Args {
+			srv.Args[i] = mapOne(a)
+		}
+		if srv.Cwd != "" {
+			srv.Cwd = mapOne(srv.Cwd)
+		}
+		for k, v := range srv.Env {
+			srv.Env[k] = mapOne(v)
+		}
+		if len(bad) > 0 {
+			d := canonical.Warnf("server %q names %s, a path on this machine that Windows clients cannot open; server not written for --os windows", srv.Name, bad[0])
+			d.Detail = "give the path as Windows sees it: under /mnt/c/… (written as C:\\…) or as C:\\… in the store"
+			d.Server = srv.Name
+			ds = append(ds, d.At(srv.Origin))
+			continue
+		}
+		out.Servers = append(out.Servers, srv)
+	}
+	return out, ds
 }

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -85,12 +84,12 @@ func TestServerEverythingStreamableHTTP(t *testing.T) {
 	port := freePort(t)
 	srv := exec.Command(node, entry, "streamableHttp")
 	srv.Env = append(os.Environ(), "PORT="+port)
-	srv.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	inOwnGroup(srv)
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_ = syscall.Kill(-srv.Process.Pid, syscall.SIGKILL)
+		killOwnGroup(srv)
 		_ = srv.Wait()
 	})
 	waitListening(t, "127.0.0.1:"+port, 30*time.Second)

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/formats/internal/adapterkit"
 	"github.com/mcpsync/mcpsync/formats/internal/tomledit"
+	"github.com/mcpsync/mcpsync/formats/internal/winshim"
 )
 
 func (adapter) Encode(loc formats.Location, data []byte, want canonical.Set, opts formats.EncodeOptions) ([]byte, canonical.Diagnostics) {
@@ -157,7 +158,13 @@ func (w *writer) fresh(srv canonical.Server) tomledit.Table {
 		cmd, args := srv.Command, srv.Args
 		wrap := w.opts.OS == "windows" || (w.opts.OS == "" && w.f.wrapped[name])
 		if wrap {
-			cmd, args, _ = wrapCmd(cmd, args)
+			var wrapped bool
+			if cmd, args, wrapped = wrapCmd(cmd, args); wrapped {
+				if bad := winshim.Unsafe(args); len(bad) > 0 {
+					w.Warn(&srv, "args", "Codex on Windows starts %s through cmd /c, which reads %q as its own syntax (& | < > ^ %% \"): "+
+						"the server would get a different argument; put that value in an environment variable instead", args[1], bad[0])
+				}
+			}
 		}
 		t.Set("command", cmd)
 		if len(args) > 0 {

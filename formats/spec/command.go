@@ -7,32 +7,6 @@ import (
 	"github.com/mcpsync/mcpsync/canonical"
 )
 
-// windowsShims are commands that are .cmd scripts on Windows: a client that
-// spawns without a shell cannot start them, so they are written as
-// cmd /c <shim> ... for a native Windows target. uvx, node and absolute
-// paths are real executables and are left alone.
-var windowsShims = []string{"npx", "npm", "pnpm", "pnpx", "yarn", "yarnpkg", "bunx"}
-
-func isShim(command string) bool { return slices.Contains(windowsShims, command) }
-
-// unwrapWindows turns cmd /c npx ... back into npx ..., the shape every
-// other target wants. Only shims are unwrapped: cmd /c script.bat stays.
-func unwrapWindows(command string, args []string) (string, []string, bool) {
-	c := strings.ToLower(command)
-	if (c == "cmd" || c == "cmd.exe") && len(args) >= 2 && strings.EqualFold(args[0], "/c") && isShim(args[1]) {
-		return args[1], args[2:], true
-	}
-	return command, args, false
-}
-
-// wrapWindows writes a shim command as cmd /c <shim> ....
-func wrapWindows(command string, args []string) (string, []string) {
-	if !isShim(command) {
-		return command, args
-	}
-	return "cmd", append([]string{"/c", command}, args...)
-}
-
 // mcpRemoteDialect is what mcp-remote expands in --header values: ${VAR}
 // from its own environment, without defaults.
 var mcpRemoteDialect = canonical.Dialect{Name: "mcp-remote", Env: canonical.EnvDollar}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/formats/internal/winshim"
 	"github.com/mcpsync/mcpsync/formats/jsonedit"
 )
 
@@ -449,7 +450,7 @@ func (a *Adapter) decodeServer(c *Context, t target, name string, key, n jsonedi
 		r.skipf(n, urlKey, "", "a %s server needs a url", srv.Transport)
 	}
 	if srv.Transport == canonical.Stdio {
-		srv.Command, srv.Args, _ = unwrapWindows(srv.Command, srv.Args)
+		srv.Command, srv.Args, _ = winshim.Unwrap(srv.Command, srv.Args)
 		if !a.caps.Supports(canonical.HTTP) && !a.caps.Supports(canonical.SSE) {
 			if remote, ok := unbridge(srv.Command, srv.Args); ok {
 				// mcp-remote expands ${VAR} in its arguments itself: the

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/formats/internal/winshim"
 	"github.com/mcpsync/mcpsync/formats/jsonedit"
 )
 
@@ -418,7 +419,13 @@ func (e *encoder) render(s canonical.Server, exists bool) (fields []field, bridg
 func (e *encoder) addCommand(s canonical.Server, command string, args []string, add func(string, fieldKind, any)) {
 	f := e.a.spec.Fields
 	if e.opts.OS == "windows" && e.a.spec.WindowsCmd {
-		command, args = wrapWindows(command, args)
+		var wrapped bool
+		if command, args, wrapped = winshim.Wrap(command, args); wrapped {
+			if bad := winshim.Unsafe(args); len(bad) > 0 {
+				e.warn(s, "args", "", "%s on Windows starts %s through cmd /c, which reads %q as its own syntax (& | < > ^ %% \"): "+
+					"the server would get a different argument; put that value in an environment variable instead", e.a.spec.DisplayName, args[1], bad[0])
+			}
+		}
 	}
 	if f.CommandArray {
 		add(f.Command, fCommand, append([]string{command}, args...))

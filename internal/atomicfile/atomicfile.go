@@ -111,7 +111,7 @@ func WriteFile(path string, data []byte, newPerm fs.FileMode) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	if err := os.Rename(tmpName, real); err != nil {
+	if err := Replace(real, func() error { return os.Rename(tmpName, real) }); err != nil {
 		return err
 	}
 	ok = true

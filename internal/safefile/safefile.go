@@ -221,7 +221,7 @@ func WriteFile(path, root string, data []byte, newPerm fs.FileMode) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	if err := r.Rename(tmpRel, rel); err != nil {
+	if err := atomicfile.Replace(path, func() error { return r.Rename(tmpRel, rel) }); err != nil {
 		return explain(root, path, err)
 	}
 	ok = true
