@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"runtime"
 	"slices"
 	"sync"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/winshim"
 )
 
 // Defaults used where Options leave a field zero.
@@ -360,7 +362,13 @@ func probeStdio(ctx context.Context, sp *spec, opts Options) outcome {
 	// runCtx is the server's life: cancelling it kills the whole group.
 	runCtx, kill := context.WithCancel(ctx)
 	defer kill()
-	t := transport.NewStdioWithOptions(sp.command, sp.env, sp.args,
+	command, args := sp.command, sp.args
+	if runtime.GOOS == "windows" {
+		// As a Windows client starts it: npx is npx.cmd there, which only
+		// cmd /c runs (a file written for Windows says so already).
+		command, args, _ = winshim.Wrap(command, args)
+	}
+	t := transport.NewStdioWithOptions(command, sp.env, args,
 		transport.WithCommandFunc(p.commandFunc(sp.dir, baseEnv(opts.InheritEnv), tail)), transport.WithCommandLogger(discardLogger))
 	start := time.Now()
 	c, stage, err := connect(runCtx, t, opts, &out)

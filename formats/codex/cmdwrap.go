@@ -1,6 +1,6 @@
 package codex
 
-import "github.com/mcpsync/mcpsync/formats/internal/winshim"
+import "github.com/mcpsync/mcpsync/internal/winshim"
 
 // unwrapCmd reads cmd /c npx ... back as npx ... (winshim.Unwrap): Codex
 // (Rust's Command) cannot start a .cmd shim without it on Windows.

@@ -11,7 +11,7 @@ import (
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/formats/internal/adapterkit"
 	"github.com/mcpsync/mcpsync/formats/internal/tomledit"
-	"github.com/mcpsync/mcpsync/formats/internal/winshim"
+	"github.com/mcpsync/mcpsync/internal/winshim"
 )
 
 func (adapter) Encode(loc formats.Location, data []byte, want canonical.Set, opts formats.EncodeOptions) ([]byte, canonical.Diagnostics) {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
-	"github.com/mcpsync/mcpsync/formats/internal/winshim"
 	"github.com/mcpsync/mcpsync/formats/jsonedit"
+	"github.com/mcpsync/mcpsync/internal/winshim"
 )
 
 // entry is one member of the server map as read.

@@ -14,8 +14,8 @@ import (
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
-	"github.com/mcpsync/mcpsync/formats/internal/winshim"
 	"github.com/mcpsync/mcpsync/formats/jsonedit"
+	"github.com/mcpsync/mcpsync/internal/winshim"
 )
 
 // A field is one key of an entry as the client spells it.
