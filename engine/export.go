@@ -86,6 +86,14 @@ func (e *Engine) Export(o ExportOptions) (*ExportRun, error) {
 	if o.GOOS == "" {
 		o.GOOS = e.GOOS
 	}
+	var wslNote string
+	if o.GOOS == "windows" && o.Home == "" {
+		// In WSL the Windows home is on the mounted C: drive.
+		if home, _ := e.WindowsHome(WindowsUsers); home != "" {
+			o.Home = home
+			wslNote = "--os windows in WSL: writing the files of the Windows user at " + home + " (give --home DIR for another)"
+		}
+	}
 	if o.GOOS != e.GOOS && o.Home == "" && !o.DryRun {
 		// A dry run shows that machine's files as new ones; a write needs
 		// to know where they are.
@@ -96,6 +104,9 @@ func (e *Engine) Export(o ExportOptions) (*ExportRun, error) {
 		return nil, err
 	}
 	run := &ExportRun{e: e}
+	if wslNote != "" {
+		run.Notes = append(run.Notes, wslNote)
+	}
 	if !o.DryRun {
 		// Held from reading the store to the last write.
 		if run.lock, err = e.Lock(); err != nil {
