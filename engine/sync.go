@@ -109,6 +109,7 @@ func (e *Engine) PlanSync(o SyncOptions) (*SyncRun, error) {
 	// A source never pulled, or a name taken twice: said with the plan's
 	// own warnings (watch says each once).
 	run.Result.Plan.Diags = append(run.Result.Plan.Diags, run.Desired.Diags...)
+	run.Result.Plan.Diags = append(run.Result.Plan.Diags, e.lostExtras(run.Result.Plan)...)
 	run.Result.Plan.Diags.Sort()
 	return run, nil
 }
