@@ -69,6 +69,32 @@ type Env struct {
 	// Shown says the paths are another machine's, only to be shown: Locate
 	// marks every location Shown.
 	Shown bool
+	// ReadDir lists the file names in a directory, for clients that read
+	// every file of one (Continue's .continue/mcpServers). Nil looks on
+	// this machine's disk; nothing is listed for Shown paths.
+	ReadDir func(dir string) []string
+}
+
+// ListDir lists the names of the regular files in dir (see Env.ReadDir),
+// sorted; none for another machine's paths or a directory not there.
+func (e Env) ListDir(dir string) []string {
+	if e.Shown {
+		return nil
+	}
+	if e.ReadDir != nil {
+		return e.ReadDir(dir)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, en := range entries {
+		if en.Type().IsRegular() {
+			names = append(names, en.Name())
+		}
+	}
+	return names
 }
 
 // PathOS is the OS whose separators the paths use: HostOS, else OS.

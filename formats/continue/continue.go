@@ -17,6 +17,8 @@
 package continuedev
 
 import (
+	"path"
+	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -68,7 +70,9 @@ func (adapter) Capabilities() formats.Capabilities {
 }
 
 // Locations returns ~/.continue/config.yaml and, with a project, the block
-// file mcpsync owns: <project>/.continue/mcpServers/mcpsync.yaml.
+// file mcpsync owns, <project>/.continue/mcpServers/mcpsync.yaml, then every
+// other block file there, read-only: Continue reads them all, so import
+// and doctor do, and mcpsync writes only its own.
 func (adapter) Locations(env formats.Env) []formats.Location {
 	var locs []formats.Location
 	if env.Home != "" {
@@ -84,6 +88,18 @@ func (adapter) Locations(env formats.Env) []formats.Location {
 			Note: "Continue reads every file in .continue/mcpServers; mcpsync writes only " + ProjectFile +
 				" and leaves the other blocks as they are",
 		})
+		dir := adapterkit.JoinPath(env.PathOS(), env.ProjectDir, ".continue", "mcpServers")
+		for _, name := range env.ListDir(dir) {
+			ext := strings.ToLower(path.Ext(name))
+			if name == ProjectFile || ext != ".yaml" && ext != ".yml" {
+				continue
+			}
+			locs = append(locs, formats.Location{
+				Client: ID, Scope: canonical.ScopeProject, Format: formats.YAML, ReadOnly: true,
+				Path: adapterkit.JoinPath(env.PathOS(), dir, name),
+				Note: "a block of the project's own: Continue reads it; mcpsync imports and checks it, and never writes it",
+			})
+		}
 	}
 	return locs
 }
