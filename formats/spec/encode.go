@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -182,6 +183,9 @@ func object(fields []field) jsonedit.Object {
 // str spells a canonical string in the client's placeholder syntax; what
 // the client cannot express is a warning naming the server and field.
 func (e *encoder) str(s canonical.Server, field, v string) string {
+	if d := e.a.spec.Dialect; d.BareDollar {
+		e.bareDollar(s, field, v)
+	}
 	t := canonical.Parse(v, canonical.DialectCanonical)
 	if !t.HasRefs() {
 		return v
@@ -191,6 +195,33 @@ func (e *encoder) str(s canonical.Server, field, v string) string {
 		e.warn(s, field, "", "%s: %s", p.Ref.Text, p.Reason)
 	}
 	return out
+}
+
+// bareName is a $NAME that a client expanding bare dollars (Gemini CLI,
+// Qwen Code) replaces when it loads the file.
+var bareName = regexp.MustCompile(`\$[A-Za-z_][A-Za-z0-9_]*`)
+
+// bareDollar warns of a $NAME in the literal text of v for a client that
+// expands $NAME itself when it loads its file: a shell line in an argument
+// (bash -lc 'cd $HOME && …') then gets the value from the client's own
+// environment, before the shell sees it, and an empty string where the
+// client's environment has no such variable.
+func (e *encoder) bareDollar(s canonical.Server, field, v string) {
+	var names []string
+	for _, seg := range canonical.Parse(v, canonical.DialectCanonical) {
+		if seg.Kind == canonical.Literal {
+			for _, m := range bareName.FindAllString(seg.Text, -1) {
+				if !slices.Contains(names, m) {
+					names = append(names, m)
+				}
+			}
+		}
+	}
+	if len(names) > 0 {
+		e.warn(s, field, "to keep a $ for the server's own shell, move the line into a script the command runs",
+			"%s replaces %s in %s with the value from its own environment when it loads the file, before the server or its shell sees it",
+			e.a.spec.DisplayName, strings.Join(names, ", "), field)
+	}
 }
 
 func (e *encoder) strs(s canonical.Server, field string, vs []string) []string {

@@ -15,7 +15,11 @@ client "gemini" {
   display_name     = "Gemini CLI"
   aliases          = ["gemini-cli"]
   format           = "json-comments"
-  placeholders     = "shell" # $VAR, ${VAR}, ${VAR:-default}
+  # $VAR, ${VAR}, ${VAR:-default}, resolved in every string of the settings
+  # file at load, a bash -lc line in args included (verified with a spawned-
+  # process dump: reference/clients.md, Gemini CLI, "Placeholders"); mcpsync
+  # warns of a bare $NAME in what it writes there.
+  placeholders     = "shell"
   servers          = ["mcpServers"]
   quirks           = "gemini"
   url_without_type = "http" # 0.61; releases before 0.5 read it as SSE

@@ -9,7 +9,11 @@ client "qwen" {
   display_name     = "Qwen Code"
   aliases          = ["qwen-code"]
   format           = "json-comments"
-  placeholders     = "shell-no-default" # $VAR, ${VAR}
+  # $VAR and ${VAR}, resolved in every string of the file at load, a bash -lc
+  # line in args included (verified with a spawned-process dump:
+  # reference/clients.md, Qwen Code, "Placeholders"); mcpsync warns of a bare
+  # $NAME in what it writes there.
+  placeholders     = "shell-no-default"
   servers          = ["mcpServers"]
   quirks           = "qwen"
   url_without_type = "sse"
