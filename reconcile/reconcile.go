@@ -152,6 +152,16 @@ type side struct {
 	views   *ViewCache
 	want    *emitters.SyncWant
 	changed bool
+	cur     *canonical.Indexed // tp.Current by name (it is what was read: it never changes)
+}
+
+// current is what the client's section held, by name: a plan looks up
+// every server in every side, which a scan made quadratic.
+func (sd *side) current() *canonical.Indexed {
+	if sd.cur == nil {
+		sd.cur = sd.tp.Current.Indexed()
+	}
+	return sd.cur
 }
 
 type viewResult struct {
@@ -318,7 +328,7 @@ func (p *planner) server(name string) {
 // the same name there changes it. Such an entry is pointed out.
 func (p *planner) localServer(srv canonical.Server) {
 	for _, sd := range p.sides {
-		if have, ok := sd.tp.Current.Get(srv.Name); ok {
+		if have, ok := sd.current().Get(srv.Name); ok {
 			d := canonical.Warnf("not synced: %s holds %q, which the store has as a local server of project %s", sd.id, srv.Name, srv.Project)
 			d.Detail = "a local server stays in its project; rename one of them, or remove the store's with 'mcpsync remove " + srv.Name + "'"
 			d.Server = srv.Name
@@ -374,7 +384,7 @@ func (p *planner) applyClient(sd *side, s sideIn, name string, a sideOut, oc *Ou
 		// A managed entry the client edited, now settled everywhere: its
 		// snapshot follows, so that export sees no hand edit in it.
 		if s.Present && s.Managed && a.Ref == nil {
-			if cur, ok := sd.tp.Current.Get(name); ok && p.st.Managed(sd.path, sd.section)[name].Hash != ledger.Hash(cur) {
+			if cur, ok := sd.current().Get(name); ok && p.st.Managed(sd.path, sd.section)[name].Hash != ledger.Hash(cur) {
 				sd.want.Refresh = append(sd.want.Refresh, name)
 			}
 		}
@@ -562,7 +572,7 @@ func buildMerge(name string, opts Options, sides []*side, st *ledger.State, stor
 			continue
 		}
 		c := sideIn{ID: sd.id, View: sd.viewOf(name, opts.Encode), Fresh: sd.fresh}
-		if srv, ok := sd.tp.Current.Get(name); ok {
+		if srv, ok := sd.current().Get(name); ok {
 			c.Present, c.Cur = true, fieldsOf(srv)
 		}
 		if !sd.fresh {
@@ -618,7 +628,7 @@ func (sd *side) putServer(srv canonical.Server) {
 	sd.want.Written = append(sd.want.Written, srv.Name)
 	sd.changed = true
 	action := emitters.Update
-	if sd.tp.Current.Index(srv.Name) < 0 {
+	if !sd.current().Has(srv.Name) {
 		action = emitters.Add
 	}
 	sd.want.Entries = append(sd.want.Entries, emitters.EntryChange{Name: srv.Name, Action: action})
@@ -702,7 +712,7 @@ func expansionWarnings(name string, out mergeOut, idx []*side, acts []sideOut) c
 				"'mcpsync resolve " + name + " --take store' to write it back"
 			d.Server, d.Field = name, x.Field
 			pos := canonical.Pos{File: sd.tp.Target.Location.Path}
-			if srv, ok := sd.tp.Current.Get(name); ok && srv.Origin.File != "" {
+			if srv, ok := sd.current().Get(name); ok && srv.Origin.File != "" {
 				pos = srv.Origin
 			}
 			ds = append(ds, d.At(pos))
@@ -736,8 +746,12 @@ func (r *Result) Record(st *ledger.State, at time.Time) {
 			st.SetConflict(sp, nr.name, &c)
 		}
 	}
+	after := map[*emitters.TargetPlan]*canonical.Indexed{}
 	for _, cr := range r.clients {
-		srv, ok := cr.tp.After.Get(cr.name)
+		if after[cr.tp] == nil {
+			after[cr.tp] = cr.tp.After.Indexed()
+		}
+		srv, ok := after[cr.tp].Get(cr.name)
 		if cr.ref != nil {
 			srv, ok = *cr.ref, true
 		}
