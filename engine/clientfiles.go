@@ -54,6 +54,9 @@ func (e *Engine) ReadClient(ad formats.Adapter, scope canonical.Scope, file stri
 		read++
 		got, ds := ad.Decode(loc, data)
 		all = append(all, ds.WithFile(loc.Path)...)
+		if la, ok := ad.(formats.LeftAloner); ok {
+			all = append(all, la.LeftAlone(loc, data)...)
+		}
 		for _, srv := range got.Servers {
 			if p := canonical.NameProblem(srv.Name); p != "" {
 				d := canonical.Warnf("not imported: server name %q %s", srv.Name, p)

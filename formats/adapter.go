@@ -75,6 +75,14 @@ type Env struct {
 	ReadDir func(dir string) []string
 }
 
+// LeftAloner is an adapter that can say which entries of a file it leaves
+// alone because they are not servers mcpsync can move (a Zed extension's
+// settings): import names them, where they would otherwise vanish without
+// a word. Decode does not report them, so exports stay quiet about them.
+type LeftAloner interface {
+	LeftAlone(loc Location, data []byte) canonical.Diagnostics
+}
+
 // ListDir lists the names of the regular files in dir (see Env.ReadDir),
 // sorted; none for another machine's paths or a directory not there.
 func (e Env) ListDir(dir string) []string {

@@ -118,6 +118,11 @@ func (l *lazyAdapter) Decode(loc formats.Location, data []byte) (canonical.Set, 
 	return l.get().Decode(loc, data)
 }
 
+// LeftAlone implements formats.LeftAloner.
+func (l *lazyAdapter) LeftAlone(loc formats.Location, data []byte) canonical.Diagnostics {
+	return l.get().LeftAlone(loc, data)
+}
+
 // Encode implements formats.Adapter.
 func (l *lazyAdapter) Encode(loc formats.Location, data []byte, want canonical.Set, opts formats.EncodeOptions) ([]byte, canonical.Diagnostics) {
 	return l.get().Encode(loc, data, want, opts)

@@ -48,6 +48,22 @@ func (a *Adapter) Decode(loc formats.Location, data []byte) (set canonical.Set, 
 	return set, diags.WithFile(loc.Path)
 }
 
+// LeftAlone implements formats.LeftAloner: what the hooks said of the
+// entries they skip.
+func (a *Adapter) LeftAlone(loc formats.Location, data []byte) canonical.Diagnostics {
+	t, d := a.resolve(loc)
+	if d != nil {
+		return nil
+	}
+	doc, diags := a.parse(t, data)
+	if diags.HasErrors() {
+		return nil
+	}
+	c := &Context{Spec: a.spec, Loc: loc, Servers: t.servers}
+	a.readEntries(c, t, doc)
+	return c.leftAlone.WithFile(loc.Path)
+}
+
 // readEntries decodes every member of the server map, in file order.
 // Duplicate names are errors: the client silently keeps the last one, and
 // mcpsync will not guess which one the user meant.
@@ -301,10 +317,13 @@ func (a *Adapter) decodeServer(c *Context, t target, name string, key, n jsonedi
 	members := n.Members()
 	if v, ok := a.hooks.(EntryViewer); ok {
 		view, skip, ds := v.ViewEntry(c, name, n)
-		r.diags = append(r.diags, ds...)
 		if skip {
+			// An entry the client keeps for itself: said only when asked
+			// (LeftAlone), so that every export is not a warning.
+			c.leftAlone = append(c.leftAlone, ds...)
 			return srv, false, r.diags
 		}
+		r.diags = append(r.diags, ds...)
 		if view != nil {
 			members = view
 		}

@@ -22,6 +22,9 @@ type Context struct {
 	Written []string
 	// Original is the file as it was before the Encode (nil: no file).
 	Original []byte
+
+	// leftAlone are what an EntryViewer said of the entries it skipped.
+	leftAlone canonical.Diagnostics
 }
 
 // Hooks are a client's Go quirks around the generic adapter: the parts of a

@@ -4,7 +4,7 @@
 //   - An entry with neither a command nor a url configures a server an
 //     extension provides ({"settings": {...}, "enabled": true}): it is not a
 //     server mcpsync can move to another client, and it is left alone,
-//     without a word, byte for byte.
+//     byte for byte; import says so (LeftAlone), exports do not.
 //   - The 2025 shape {"source": "custom", "command": {"path", "args",
 //     "env"}} is read; a server in that shape that mcpsync changes is
 //     rewritten whole in the current shape, which Zed reads too, keeping the
@@ -43,7 +43,13 @@ func isLegacy(entry jsonedit.Node) bool {
 // ViewEntry implements spec.EntryViewer.
 func (Hooks) ViewEntry(c *spec.Context, name string, entry jsonedit.Node) ([]jsonedit.Member, bool, canonical.Diagnostics) {
 	if !entry.Get("command").Valid() && !entry.Get("url").Valid() {
-		return nil, true, nil // an extension's server settings
+		// An extension's server settings: Zed starts that server itself.
+		line, col := entry.Pos()
+		d := canonical.Warnf("context server %q is provided by a Zed extension (it has settings, no command or url): "+
+			"Zed starts it; mcpsync leaves it alone and does not move it to other clients", name)
+		d.Detail = "to use it elsewhere, add the server itself there (mcpsync add " + name + " -- COMMAND …)"
+		d.Server = name
+		return nil, true, canonical.Diagnostics{d.At(canonical.Pos{File: c.Loc.Path, Line: line, Column: col})}
 	}
 	if !isLegacy(entry) {
 		return nil, false, nil
