@@ -69,3 +69,24 @@ func truncate(s string, n int) string {
 	}
 	return string(r[:n-1]) + "…"
 }
+
+// ListJSON is list's --json answer (and serve's list_servers): every
+// server masked (secrets.MaskServer), the client rules.
+type ListJSON struct {
+	Store    string                      `json:"store"`
+	Scope    canonical.Scope             `json:"scope"`
+	Servers  []engine.ListedServer       `json:"servers"`
+	Clients  map[string]store.ClientRule `json:"clients"`
+	Notes    []string                    `json:"notes,omitempty"`
+	Warnings canonical.Diagnostics       `json:"warnings,omitempty"`
+}
+
+// ListOf is the --json shape of a listing, a literal secret never in it.
+func ListOf(l *engine.Listing) ListJSON {
+	servers := make([]engine.ListedServer, len(l.Servers))
+	for i, ls := range l.Servers {
+		ls.Server = secrets.MaskServer(ls.Server)
+		servers[i] = ls
+	}
+	return ListJSON{Store: l.Store.Path, Scope: l.Store.Scope, Servers: servers, Clients: l.Store.Clients}
+}

@@ -1,13 +1,19 @@
 package serve
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io"
+	"log"
 	"net"
 	"net/http"
+	"os"
 	"strings"
+	"time"
 
 	"github.com/mark3labs/mcp-go/server"
 )
@@ -58,4 +64,52 @@ func HTTPHandler(s *server.MCPServer, token string, remote bool) http.Handler {
 		}
 		mcpHandler.ServeHTTP(w, r)
 	})
+}
+
+// ReadToken reads a bearer token from path: one line, at least 16
+// characters.
+func ReadToken(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("--token-file: %w", err)
+	}
+	token := strings.TrimSpace(string(data))
+	if len(token) < 16 {
+		return "", fmt.Errorf("--token-file %s: the token is shorter than 16 characters; use a long random one", path)
+	}
+	return token, nil
+}
+
+// ListenAndServe serves s over streamable HTTP at addr (/mcp) behind the
+// token until ctx ends; listening is told the URL once it listens.
+func ListenAndServe(ctx context.Context, s *server.MCPServer, addr, token string, remote bool, listening func(url string)) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: HTTPHandler(s, token, remote), ReadHeaderTimeout: 10 * time.Second}
+	listening("http://" + ln.Addr().String() + "/mcp")
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case <-ctx.Done():
+		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(shut) //nolint:errcheck // stopping
+		return nil
+	case err := <-done:
+		return err
+	}
+}
+
+// ServeStdio speaks MCP on in and out until in ends or ctx does; protocol
+// errors are logged to errs.
+func ServeStdio(ctx context.Context, s *server.MCPServer, in io.Reader, out, errs io.Writer) error {
+	stdio := server.NewStdioServer(s)
+	stdio.SetErrorLogger(log.New(errs, "mcpsync serve: ", 0))
+	err := stdio.Listen(ctx, in, out)
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
+		return nil
+	}
+	return err
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/mcpsync/mcpsync/canonical"
-	"github.com/mcpsync/mcpsync/doctor"
 	"github.com/mcpsync/mcpsync/emitters"
 	"github.com/mcpsync/mcpsync/engine"
 	"github.com/mcpsync/mcpsync/internal/secrets"
@@ -128,16 +127,6 @@ func checkStoreScope(s string) error {
 	return fmt.Errorf("scope %q: use user or project", s)
 }
 
-// listOut is list_servers's result: the CLI's list --json.
-type listOut struct {
-	Store    string                      `json:"store"`
-	Scope    canonical.Scope             `json:"scope"`
-	Servers  []engine.ListedServer       `json:"servers"`
-	Clients  map[string]store.ClientRule `json:"clients"`
-	Notes    []string                    `json:"notes,omitempty"`
-	Warnings canonical.Diagnostics       `json:"warnings,omitempty"`
-}
-
 func (h *handlers) listServers(_ context.Context, a scopeArgs) (any, error) {
 	if err := checkStoreScope(a.Scope); err != nil {
 		return nil, err
@@ -146,13 +135,9 @@ func (h *handlers) listServers(_ context.Context, a scopeArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	for i := range l.Servers {
-		l.Servers[i].Server = secrets.MaskServer(l.Servers[i].Server)
-	}
-	if l.Servers == nil {
-		l.Servers = []engine.ListedServer{}
-	}
-	return listOut{Store: l.Store.Path, Scope: l.Store.Scope, Servers: l.Servers, Clients: l.Store.Clients, Notes: l.Notes, Warnings: l.Diags}, nil
+	out := render.ListOf(l)
+	out.Notes, out.Warnings = l.Notes, l.Diags
+	return out, nil
 }
 
 func (h *handlers) showServer(_ context.Context, a showArgs) (any, error) {
@@ -199,13 +184,7 @@ func (h *handlers) doctor(_ context.Context, a doctorArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep := res.Report
-	return map[string]any{
-		"files":    rep.Files,
-		"findings": rep.Findings,
-		"summary": map[string]any{"errors": rep.Count(doctor.SevError), "warnings": rep.Count(doctor.SevWarning),
-			"info": rep.Count(doctor.SevInfo), "byKind": rep.ByKind()},
-	}, nil
+	return render.Doctor(res, false), nil
 }
 
 // exportOptions are the engine's options for diff and export.

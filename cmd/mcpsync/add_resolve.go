@@ -2,9 +2,7 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -52,10 +50,10 @@ func resolvableInput(s string) bool {
 // resolveReport is add's --json answer for a resolved server.
 type resolveReport struct {
 	*resolve.Result
-	Error  string          `json:"error,omitempty"`
-	Probe  *probe.Result   `json:"probe,omitempty"`
-	Stored bool            `json:"stored"`
-	Store  json.RawMessage `json:"store,omitempty"`
+	Error  string        `json:"error,omitempty"`
+	Probe  *probe.Result `json:"probe,omitempty"`
+	Stored bool          `json:"stored"`
+	Store  any           `json:"store,omitempty"`
 }
 
 // addResolved handles `mcpsync add INPUT` where INPUT names something to
@@ -149,23 +147,14 @@ func (a *App) addResolved(ctx context.Context, cmd *cli.Command, input string) e
 				countNoun(len(result.Tools), "tool")+toolList(result.Tools), result.Latency.Round(time.Millisecond))
 		}
 	}
-	store := func() error {
-		return a.storeServers(scope, []canonical.Server{srv}, cmd.Bool("force"), cmd.Bool("dry-run"), clientList(cmd.StringSlice("to")))
-	}
+	to := clientList(cmd.StringSlice("to"))
 	if !a.JSON {
-		return store()
+		return a.storeServers(scope, []canonical.Server{srv}, cmd.Bool("force"), cmd.Bool("dry-run"), to)
 	}
-	var buf bytes.Buffer
-	out := a.Stdout
-	a.Stdout = &buf
-	err = store()
-	a.Stdout = out
+	store, err := a.addServers(scope, []canonical.Server{srv}, cmd.Bool("force"), cmd.Bool("dry-run"), to)
 	report.Result.Server = srv
 	report.Stored = err == nil && !cmd.Bool("dry-run")
-	report.Store = bytes.TrimSpace(buf.Bytes())
-	if len(report.Store) == 0 || !json.Valid(report.Store) {
-		report.Store = nil
-	}
+	report.Store = store
 	if err != nil {
 		report.Error = err.Error()
 	}

@@ -122,27 +122,39 @@ func looksResolvable(s string) bool {
 // with to, into those clients' files; dryRun prints the change as a diff
 // instead of writing it. The resolver adds through it too.
 func (a *App) storeServers(scope canonical.Scope, servers []canonical.Server, force, dryRun bool, to []string) error {
+	out, err := a.addServers(scope, servers, force, dryRun, to)
+	if out != nil {
+		if perr := a.printJSON(out); perr != nil {
+			return perr
+		}
+	}
+	return err
+}
+
+// addServers is storeServers without printing its --json answer: it
+// returns it, for add INPUT, which puts it in its own.
+func (a *App) addServers(scope canonical.Scope, servers []canonical.Server, force, dryRun bool, to []string) (jsonOut any, err error) {
 	if len(to) > 0 {
 		a.registry()
 	}
 	run, err := a.engine().Add(engine.AddOptions{Scope: scope, Servers: servers, Force: force, DryRun: dryRun, To: to})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer run.Close()
 	a.report(run.Diags, run.Notes)
 	st := run.Store
 	if run.Export != nil {
 		if err := a.reportPlanProblems(run.Export.Plan); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if dryRun {
-		return a.printAddDryRun(run)
+		return a.printAddDryRun(run), nil
 	}
 	res, err := run.Apply()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if a.JSON {
 		out := map[string]any{"store": st.Path, "scope": st.Scope, "servers": run.Outcomes}
@@ -151,18 +163,18 @@ func (a *App) storeServers(scope canonical.Scope, servers []canonical.Server, fo
 			export.Result = res
 			out["export"] = export
 		}
-		return a.printJSON(out)
+		return out, nil
 	}
 	render.AddOutcomes(a.Stdout, st, run.Outcomes, a.paths())
 	if run.Export != nil {
 		a.printWritten(run.Export, res)
 	}
-	return nil
+	return nil, nil
 }
 
 // printAddDryRun prints the change to the store and, with --to, to the
-// clients' files, as one diff.
-func (a *App) printAddDryRun(run *engine.AddRun) error {
+// clients' files, as one diff; with --json it returns the answer instead.
+func (a *App) printAddDryRun(run *engine.AddRun) (jsonOut any) {
 	st := run.Store
 	diff := a.engine().StoreDiff(st)
 	if a.JSON {
@@ -170,7 +182,7 @@ func (a *App) printAddDryRun(run *engine.AddRun) error {
 		if run.Export != nil {
 			out["export"] = a.planJSON(run.Export, true, true, false)
 		}
-		return a.printJSON(out)
+		return out
 	}
 	a.printExact(diff)
 	if run.Export != nil {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/mcpsync/mcpsync/canonical"
-	"github.com/mcpsync/mcpsync/doctor"
 	"github.com/mcpsync/mcpsync/engine"
 	"github.com/mcpsync/mcpsync/render"
 	"github.com/urfave/cli/v3"
@@ -46,47 +45,15 @@ func (a *App) runDoctor(clients, scopes []string, fix bool) error {
 	if err != nil {
 		return err
 	}
-	rep := res.Report
 	if a.JSON {
-		byKind := rep.ByKind()
-		out := map[string]any{
-			"files":    rep.Files,
-			"findings": rep.Findings,
-			"summary": map[string]any{"errors": rep.Count(doctor.SevError), "warnings": rep.Count(doctor.SevWarning),
-				"info": rep.Count(doctor.SevInfo), "byKind": byKind},
-		}
-		if fix {
-			out["fixed"] = append([]engine.DoctorFix{}, res.Fixed...)
-		}
-		err := a.printJSON(out)
-		if err == nil && rep.HasErrors() {
+		err := a.printJSON(render.Doctor(res, fix))
+		if err == nil && res.Report.HasErrors() {
 			return reportedError{fmt.Errorf("doctor found errors")}
 		}
 		return err
 	}
-	for _, f := range rep.Findings {
-		render.Finding(a.Stdout, f, a.paths())
-	}
-	files, servers, clientsSeen := 0, 0, map[string]bool{}
-	for _, f := range rep.Files {
-		if f.Exists {
-			files++
-			servers += f.Servers
-			clientsSeen[f.Client] = true
-		}
-	}
-	summary := fmt.Sprintf("checked %d file(s) of %d client(s) holding %d server(s)", files, len(clientsSeen), servers)
-	if res.Stores > 0 {
-		summary += fmt.Sprintf(", and %d store(s)", res.Stores)
-	}
-	e, w, i := rep.Count(doctor.SevError), rep.Count(doctor.SevWarning), rep.Count(doctor.SevInfo)
-	if e+w+i == 0 {
-		fmt.Fprintln(a.Stdout, summary+": no problems found")
-		return nil
-	}
-	fmt.Fprintf(a.Stdout, "%s: %d error(s), %d warning(s), %d note(s)\n", summary, e, w, i)
-	if rep.HasErrors() {
-		return reportedError{fmt.Errorf("doctor found %d error(s)", e)}
+	if n := render.DoctorText(a.Stdout, res, a.paths()); n > 0 {
+		return reportedError{fmt.Errorf("doctor found %d error(s)", n)}
 	}
 	return nil
 }

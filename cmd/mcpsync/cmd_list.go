@@ -5,10 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mcpsync/mcpsync/canonical"
-	"github.com/mcpsync/mcpsync/engine"
-	"github.com/mcpsync/mcpsync/internal/secrets"
 	"github.com/mcpsync/mcpsync/render"
-	"github.com/mcpsync/mcpsync/store"
 	"github.com/urfave/cli/v3"
 )
 
@@ -25,14 +22,6 @@ func (a *App) listCommand() *cli.Command {
 	}
 }
 
-// listJSON is list's --json output.
-type listJSON struct {
-	Store   string                      `json:"store"`
-	Scope   canonical.Scope             `json:"scope"`
-	Servers []engine.ListedServer       `json:"servers"`
-	Clients map[string]store.ClientRule `json:"clients"`
-}
-
 func (a *App) runList(scope canonical.Scope) error {
 	l, err := a.engine().List(scope)
 	if err != nil {
@@ -41,10 +30,7 @@ func (a *App) runList(scope canonical.Scope) error {
 	a.report(l.Diags, l.Notes)
 	st, servers := l.Store, l.Servers
 	if a.JSON {
-		for i := range servers {
-			servers[i].Server = secrets.MaskServer(servers[i].Server) // a literal secret is never printed
-		}
-		return a.printJSON(listJSON{Store: st.Path, Scope: st.Scope, Servers: servers, Clients: st.Clients})
+		return a.printJSON(render.ListOf(l))
 	}
 	if len(servers) == 0 {
 		fmt.Fprintf(a.Stderr, "no servers in %s yet; add one with: mcpsync add NAME -- COMMAND\n", a.engine().StoreDisplay(st.Path))

@@ -2,17 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"log"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/mcpsync/mcpsync/canonical"
@@ -61,17 +56,15 @@ func (a *App) serveCommand() *cli.Command {
 // stream itself: every result is masked by serve already, and the
 // terminal escaping of render.SafeWriter would not be JSON-RPC.
 func (a *App) serveStdio(ctx context.Context, s *server.MCPServer) error {
-	out := a.Stdout
-	if sw, ok := out.(*render.SafeWriter); ok {
-		out = sw.W
+	return serve.ServeStdio(ctx, s, a.Stdin, rawStream(a.Stdout), a.Stderr)
+}
+
+// rawStream is the stream under render.SafeWriter.
+func rawStream(w io.Writer) io.Writer {
+	if sw, ok := w.(*render.SafeWriter); ok {
+		return sw.W
 	}
-	stdio := server.NewStdioServer(s)
-	stdio.SetErrorLogger(log.New(a.Stderr, "mcpsync serve: ", 0))
-	err := stdio.Listen(ctx, a.Stdin, out)
-	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
-		return nil
-	}
-	return err
+	return w
 }
 
 func (a *App) serveHTTP(ctx context.Context, s *server.MCPServer, addr, tokenFile string, allowRemote bool) error {
@@ -80,45 +73,20 @@ func (a *App) serveHTTP(ctx context.Context, s *server.MCPServer, addr, tokenFil
 	}
 	token := serve.NewToken()
 	if tokenFile != "" {
-		data, err := os.ReadFile(filepath.Join(a.Cwd, tokenFile))
-		if filepath.IsAbs(tokenFile) {
-			data, err = os.ReadFile(tokenFile)
-		}
-		if err != nil {
-			return fmt.Errorf("--token-file: %w", err)
-		}
-		if token = strings.TrimSpace(string(data)); len(token) < 16 {
-			return fmt.Errorf("--token-file %s: the token is shorter than 16 characters; use a long random one", tokenFile)
+		var err error
+		if token, err = serve.ReadToken(a.engine().AbsPath(tokenFile)); err != nil {
+			return err
 		}
 	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return err
-	}
-	srv := &http.Server{Handler: serve.HTTPHandler(s, token, allowRemote), ReadHeaderTimeout: 10 * time.Second}
-	url := "http://" + ln.Addr().String() + "/mcp"
-	// The token goes to the terminal that started serve, never through
-	// the masking (it is the one secret the user must see).
-	errOut := a.Stderr
-	if sw, ok := errOut.(*render.SafeWriter); ok {
-		errOut = sw.W
-	}
-	if tokenFile == "" {
-		fmt.Fprintf(errOut, "mcpsync serve: listening on %s\n  token: %s\n  clients send: Authorization: Bearer %s\nCtrl-C stops\n", url, token, token)
-	} else {
-		fmt.Fprintf(errOut, "mcpsync serve: listening on %s (token from %s); Ctrl-C stops\n", url, tokenFile)
-	}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	select {
-	case <-ctx.Done():
-		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		srv.Shutdown(shut) //nolint:errcheck // stopping
-		return nil
-	case err := <-done:
-		return err
-	}
+	return serve.ListenAndServe(ctx, s, addr, token, allowRemote, func(url string) {
+		// The token goes to the terminal that started serve, never through
+		// the masking: it is the one secret the user must see.
+		if tokenFile == "" {
+			fmt.Fprintf(rawStream(a.Stderr), "mcpsync serve: listening on %s\n  token: %s\n  clients send: Authorization: Bearer %s\nCtrl-C stops\n", url, token, token)
+		} else {
+			fmt.Fprintf(a.Stderr, "mcpsync serve: listening on %s (token from %s); Ctrl-C stops\n", url, tokenFile)
+		}
+	})
 }
 
 // installSelf adds mcpsync itself as the server "mcpsync" (mcpsync serve)
