@@ -1,0 +1,29 @@
+package wslpath
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzMap: a mapped value keeps what came before NAME= and leaves no
+// /mnt/ drive path behind; an unmapped one is returned as it was.
+func FuzzMap(f *testing.F) {
+	for _, s := range []string{"/mnt/c/Users/me", "--dir=/mnt/d/x", "/home/me", "/c", "K=/mnt/", "/mnt/c"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out, unreachable := Map(s)
+		if out == s {
+			return
+		}
+		if unreachable {
+			t.Fatalf("Map(%q) changed it to %q and says it is unreachable", s, out)
+		}
+		if strings.Contains(out, "/mnt/") && !strings.Contains(s[:max(0, strings.LastIndexByte(s, '='))], "/mnt/") {
+			t.Fatalf("Map(%q) = %q still holds a /mnt/ path", s, out)
+		}
+		if i := strings.LastIndexByte(s, '='); i >= 0 && !strings.HasPrefix(out, s[:i+1]) {
+			t.Fatalf("Map(%q) = %q lost what came before the value", s, out)
+		}
+	})
+}
