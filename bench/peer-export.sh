@@ -9,13 +9,21 @@
 # project before every run. ruler also writes its rule files (it cannot do
 # MCP alone); that is its normal "apply".
 #
-# Usage: bash bench/peer-export.sh [RUNS]      (default 10 runs each)
+# rulesync 17 needs Node 22 (npm picks rulesync 3.15 on older Node), so it
+# is not timed here; peers.md has its figures from a Node 22 machine.
+#
+# Usage: bash bench/peer-export.sh [RUNS] [SERVERS ...]
+#   (default 10 runs each, at 3 servers; give sizes, e.g. 50 1000 10000,
+#   for the same job with that many generated servers, a third of each
+#   kind; larger sizes run fewer times, RUNS/5 at 1,000 and 2 at 10,000)
 # Needs: go, node >= 20 and npm (the npm registry once, to install ruler
 # into a cache directory); hyperfine is used when installed, else a loop
 # timed with date +%s%N.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-10}
+shift || true
+SIZES=("$@")
 RULER_VERSION=0.3.44
 
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/mcpsync-bench
@@ -75,6 +83,9 @@ url = "https://mcp.example.com/sse"
 TOML
 echo "# rules" > "$seed/proj/.ruler/AGENTS.md"
 
+# bench SEED LABEL RUNS: times ruler and mcpsync on a fresh copy of SEED.
+bench() {
+local seed=$1 label=$2 RUNS=$3
 run=$work/run
 prepare="rm -rf $run && cp -r $seed $run"
 env_common="HOME=$run/home XDG_CONFIG_HOME=$run/home/.config XDG_STATE_HOME=$run/home/.local/state XDG_CACHE_HOME=$run/home/.cache"
@@ -114,7 +125,44 @@ else
   how="date +%s%N loop, mean of $RUNS runs"
 fi
 ratio=$(echo "scale=1; $ruler_ms / $mcpsync_ms" | bc)
-echo "export of 3 servers to 4 clients ($how):"
+echo "export of $label to 4 clients ($how):"
 echo "  ruler $RULER_VERSION: ${ruler_ms} ms"
 echo "  mcpsync:      ${mcpsync_ms} ms"
 echo "  ratio:        ruler takes ${ratio}x as long as mcpsync"
+}
+
+# gen_seed DIR N: a seed project with N generated servers, in both tools'
+# formats: stdio with an env reference, http with a header reference, sse.
+gen_seed() {
+  mkdir -p "$1/proj/.git" "$1/proj/.ruler" "$1/home"
+  echo "# rules" > "$1/proj/.ruler/AGENTS.md"
+  python3 - "$1" "$2" <<'PY'
+import sys
+d, n = sys.argv[1], int(sys.argv[2])
+hcl, toml = [], ["[mcp]", "enabled = true", 'merge_strategy = "merge"', ""]
+for i in range(n):
+    if i % 3 == 0:
+        hcl.append(f'server "fs-{i:05d}" {{\n  command = "npx"\n  args    = ["-y", "@modelcontextprotocol/server-filesystem", "/srv/{i}"]\n  env     = {{ API_KEY = env("API_KEY") }}\n}}\n')
+        toml += [f'[mcp_servers.fs-{i:05d}]', 'command = "npx"', f'args = ["-y", "@modelcontextprotocol/server-filesystem", "/srv/{i}"]', "",
+                 f'[mcp_servers.fs-{i:05d}.env]', 'API_KEY = "${API_KEY}"', ""]
+    elif i % 3 == 1:
+        hcl.append(f'server "remote-{i:05d}" {{\n  url     = "https://mcp{i}.example.com/mcp"\n  headers = {{ Authorization = "Bearer ${{env("TOKEN")}}" }}\n}}\n')
+        toml += [f'[mcp_servers.remote-{i:05d}]', f'url = "https://mcp{i}.example.com/mcp"', "",
+                 f'[mcp_servers.remote-{i:05d}.headers]', 'Authorization = "Bearer ${TOKEN}"', ""]
+    else:
+        hcl.append(f'server "sse-{i:05d}" {{\n  url       = "https://mcp{i}.example.com/sse"\n  transport = "sse"\n}}\n')
+        toml += [f'[mcp_servers.sse-{i:05d}]', f'url = "https://mcp{i}.example.com/sse"', ""]
+open(f"{d}/proj/mcpsync.hcl", "w").write("\n".join(hcl))
+open(f"{d}/proj/.ruler/ruler.toml", "w").write("\n".join(toml) + "\n")
+PY
+}
+
+if [ ${#SIZES[@]} -eq 0 ]; then
+  bench "$seed" "3 servers" "$RUNS"
+fi
+for n in "${SIZES[@]}"; do
+  runs=$RUNS
+  if [ "$n" -ge 10000 ]; then runs=2; elif [ "$n" -ge 1000 ]; then runs=$(( RUNS / 5 > 2 ? RUNS / 5 : 2 )); fi
+  gen_seed "$work/seed-$n" "$n"
+  bench "$work/seed-$n" "$n servers" "$runs"
+done

@@ -245,25 +245,23 @@ var benchSizes = []int{10, 100, 1000, 10000}
 // five-client fresh export within 3× of the floor at 50 servers and more;
 // x-fresh holds the no-op and the diff under the fresh export's cost.
 func BenchmarkExport(b *testing.B) {
-	all := []string{"all"}
+	// Every client by name: "all" means the clients detected here, and a
+	// fresh export starts with none of their folders.
+	var all []string
+	for _, ad := range newProject(b, 0).e.Registry().All() {
+		all = append(all, ad.ID())
+	}
 	for _, n := range benchSizes {
 		for _, clients := range [][]string{fiveClients, all} {
 			label := fmt.Sprintf("servers=%d/clients=%d", n, len(clients))
-			if clients[0] == "all" {
-				label = fmt.Sprintf("servers=%d/clients=all", n)
-			}
 			b.Run(label, func(b *testing.B) {
 				if n == 10000 && testing.Short() {
 					b.Skip("10,000 servers: not with -short")
 				}
 				p := newProject(b, n)
-				if clients[0] == "all" {
-					// every client "detected": each has its project folder
-					for _, d := range []string{".cursor", ".vscode", ".codex", ".gemini", ".kiro", ".roo", ".windsurf", ".continue", ".zed", ".amazonq"} {
-						os.MkdirAll(filepath.Join(p.dir, d), 0o755)
-					}
-				}
-				fresh := timed(b, p.clean, func() { p.exportApply(clients) })
+				files := 0
+				fresh := timed(b, p.clean, func() { files = p.exportApply(clients) })
+				b.ReportMetric(float64(files), "files")
 				p.clean()
 				p.exportApply(clients)
 				noop := timed(b, nil, func() {
