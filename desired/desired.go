@@ -29,6 +29,8 @@ type Servers struct {
 	// Diags are warnings: a name taken twice, a source never pulled, or
 	// source blocks in a project store.
 	Diags canonical.Diagnostics
+
+	own *canonical.Indexed // Set by name, built on first use
 }
 
 // Load reads the sources' records from stateDir ($XDG_STATE_HOME/mcpsync)
@@ -122,7 +124,10 @@ func (s *Servers) SourceOf(name string) (source string, inEffect bool) {
 	if src, ok := s.FromSource[name]; ok {
 		return src, true
 	}
-	if s.Set.Index(name) >= 0 {
+	if s.own == nil {
+		s.own = s.Set.Indexed() // the set is complete once built
+	}
+	if s.own.Has(name) {
 		return "", false // the store's own server wins over a pending one
 	}
 	for _, p := range s.Pending {

@@ -349,7 +349,11 @@ func pasteJSON(servers []canonical.Server) []byte {
 		if s.Transport == canonical.Stdio {
 			m[s.Name] = map[string]any{"command": s.Command, "args": s.Args, "env": s.Env}
 		} else {
-			m[s.Name] = map[string]any{"type": string(s.Transport), "url": s.URL, "headers": s.Headers}
+			e := map[string]any{"type": string(s.Transport), "url": s.URL}
+			if s.Headers != nil {
+				e["headers"] = s.Headers
+			}
+			m[s.Name] = e
 		}
 	}
 	data, _ := json.Marshal(map[string]any{"mcpServers": m})

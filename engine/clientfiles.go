@@ -42,6 +42,7 @@ func (e *Engine) ReadClient(ad formats.Adapter, scope canonical.Scope, file stri
 	var set canonical.Set
 	var all canonical.Diagnostics
 	read := 0
+	first := map[string]int{} // where each name was read first, in set
 	for _, loc := range locs {
 		data, _, err := safefile.ReadFile(loc.Path, loc.Root)
 		var linkOut *safefile.LinkOutError
@@ -64,14 +65,15 @@ func (e *Engine) ReadClient(ad formats.Adapter, scope canonical.Scope, file stri
 				all = append(all, d.At(srv.Origin))
 				continue
 			}
-			if prev, dup := set.Get(srv.Name); dup {
-				if !canonical.Equal(prev, srv) {
+			if i, dup := first[srv.Name]; dup {
+				if prev := set.Servers[i]; !canonical.Equal(prev, srv) {
 					d := canonical.Warnf("%s is also defined in %s; the first definition is imported", srv.Name, prev.Origin.File)
 					d.Server = srv.Name
 					all = append(all, d.At(srv.Origin))
 				}
 				continue
 			}
+			first[srv.Name] = len(set.Servers)
 			set.Servers = append(set.Servers, srv)
 		}
 	}

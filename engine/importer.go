@@ -201,6 +201,8 @@ func (e *Engine) planImport(run *ImportRun) error {
 		run.puts = append(run.puts, renamed)
 		run.Outcomes = append(run.Outcomes, ImportOutcome{Name: newName, Action: ImportRenamed, From: in.Name, Source: source})
 	}
+	storeIdx, teamIdx := st.Servers.Indexed(), team.Set.Indexed() // neither changes until Apply
+	decide.StoreIndex = storeIdx
 	for _, in := range incoming.Servers {
 		loc := run.locationOf(in)
 		in = in.Clone()
@@ -211,7 +213,7 @@ func (e *Engine) planImport(run *ImportRun) error {
 			in.Project = run.locs[0].Project
 		}
 		if source, inEffect := team.SourceOf(in.Name); source != "" {
-			upstream, _ := team.Set.Get(in.Name)
+			upstream, _ := teamIdx.Get(in.Name)
 			if !o.Rename || inEffect && formats.SameAsHeld(ad, loc, upstream, in, formats.EncodeOptions{OS: e.GOOS}) {
 				run.FromSources = append(run.FromSources, ImportOutcome{Name: in.Name, Action: ImportSkipped, Source: source})
 				continue
@@ -221,7 +223,7 @@ func (e *Engine) planImport(run *ImportRun) error {
 			rename(in, source)
 			continue
 		}
-		have, exists := st.Servers.Get(in.Name)
+		have, exists := storeIdx.Get(in.Name)
 		if orig, moved := ex.original[in.Name]; moved && exists && canonical.Equal(have, orig) {
 			// The store holds the literal from an earlier import: the
 			// extracted server is the same server with the secret moved out.
@@ -366,6 +368,7 @@ func (r *ImportRun) record() error {
 		db.SetBase(st.Path, srv.Name, ledger.NewEntry("", srv, now))
 	}
 	changed := len(r.puts) > 0
+	stored, incoming := st.Servers.Indexed(), r.incoming.Indexed() // the store as saved: it no longer changes
 	for _, o := range r.Outcomes {
 		switch o.Action {
 		case ImportAdded, ImportUpdated, ImportUnchanged, ImportKeptStore:
@@ -376,12 +379,12 @@ func (r *ImportRun) record() error {
 			continue
 		}
 		if db.Base(st.Path, o.Name) == nil {
-			if srv, ok := st.Servers.Get(o.Name); ok {
+			if srv, ok := stored.Get(o.Name); ok {
 				db.SetBase(st.Path, o.Name, ledger.NewEntry("", srv, now))
 				changed = true
 			}
 		}
-		in, ok := r.incoming.Get(o.Name)
+		in, ok := incoming.Get(o.Name)
 		if !ok {
 			continue
 		}
@@ -389,7 +392,7 @@ func (r *ImportRun) record() error {
 			if loc.Path != in.Origin.File || loc.ReadOnly {
 				continue
 			}
-			if have, _ := st.Servers.Get(o.Name); o.Action == ImportKeptStore && !formats.SameAsHeld(ad, loc, have, in, formats.EncodeOptions{OS: e.GOOS}) {
+			if have, _ := stored.Get(o.Name); o.Action == ImportKeptStore && !formats.SameAsHeld(ad, loc, have, in, formats.EncodeOptions{OS: e.GOOS}) {
 				break
 			}
 			section := emitters.SectionKey(loc)

@@ -52,6 +52,9 @@ type ImportOptions struct {
 	Foreign bool
 	Encode  formats.EncodeOptions
 	Views   *ViewCache
+	// StoreIndex, when set, is Store.Servers by name: a caller deciding
+	// every server of a file passes one, so that each is not a scan.
+	StoreIndex *canonical.Indexed
 }
 
 // ImportDecision is the verdict on one server.
@@ -89,9 +92,20 @@ func DecideImport(opts ImportOptions, in canonical.Server, loc formats.Location,
 	}
 	identity := func(f fields) (fields, bool) { return f, true }
 	storeSide := sideIn{ID: StoreSide, Store: true, Fresh: !opts.Store.Exists, View: identity}
-	have, inStore := opts.Store.Servers.Get(name)
+	var have canonical.Server
+	var inStore bool
+	if opts.StoreIndex != nil {
+		have, inStore = opts.StoreIndex.Get(name)
+	} else {
+		have, inStore = opts.Store.Servers.Get(name)
+	}
 	if inStore {
 		storeSide.Present, storeSide.Cur = true, fieldsOf(have)
+		if storeSide.Cur.equal(fieldsOf(in)) {
+			// The client holds exactly the store's server: nothing to
+			// merge, and no need to ask how the client reads it back.
+			return ImportDecision{Action: ImportSame}
+		}
 	}
 	client := sideIn{ID: sd.id, View: sd.viewOf(name, opts.Encode), Present: true, Cur: fieldsOf(in)}
 	if !opts.Foreign {
