@@ -1,7 +1,6 @@
 package emitters
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -174,9 +173,9 @@ func Apply(p *Plan, opts ApplyOptions) (*Result, error) {
 		}
 	}
 	if opts.State != nil {
-		before, _ := json.Marshal(opts.State)
+		before := opts.State.Changes()
 		p.record(opts.State, at)
-		if after, _ := json.Marshal(opts.State); !bytes.Equal(before, after) {
+		if len(changes) > 0 || opts.State.Changes() != before {
 			if err := opts.State.Save(); err != nil {
 				return res, fmt.Errorf("the files were written, but %w; the next export may not know which entries mcpsync wrote", err)
 			}

@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -160,9 +158,9 @@ func (r *SyncRun) Apply(expect func(path string, data []byte)) (*emitters.Result
 	if err != nil {
 		return nil, err
 	}
-	before, _ := json.Marshal(r.State)
+	before := r.State.Changes()
 	r.Result.Record(r.State, time.Now().UTC())
-	if after, _ := json.Marshal(r.State); !bytes.Equal(before, after) {
+	if r.State.Changes() != before {
 		if err := r.State.Save(); err != nil {
 			return res, fmt.Errorf("the files were written, but %w; the next sync may see old changes again", err)
 		}

@@ -60,7 +60,8 @@ type State struct {
 	// saved by an older mcpsync holds its server itself.
 	Snapshots map[string]canonical.Server `json:"snapshots,omitempty"`
 
-	path string
+	path    string
+	changes int // see Changes
 }
 
 // File is what mcpsync knows about one client file.
@@ -261,6 +262,7 @@ func (st *State) EnsureFile(path string) *File {
 	if f == nil {
 		f = &File{}
 		st.Files[path] = f
+		st.changes++
 	}
 	return f
 }
@@ -276,6 +278,7 @@ func (st *State) SetFile(path string, f *File) {
 		st.Files = map[string]*File{}
 	}
 	st.Files[path] = f.Clone()
+	st.changes++
 }
 
 // Clone returns a deep copy of f; nil for nil.
@@ -353,7 +356,25 @@ func (f *File) RecordSideKeys(section string, added, gone []string) {
 }
 
 // RemoveFile forgets path (after mcpsync removed the file).
-func (st *State) RemoveFile(path string) { delete(st.Files, path) }
+func (st *State) RemoveFile(path string) {
+	if _, ok := st.Files[path]; ok {
+		st.changes++
+	}
+	delete(st.Files, path)
+}
+
+// Changes counts the changes made through the setters (SetManaged,
+// Forget, SetBase, RemoveBase, SetFile, EnsureFile, RemoveFile and the sync
+// records'): a caller compares it before and after recording, to save the
+// state only when that changed it, without encoding it twice. A record
+// changed in place (File's fields) is not counted: that caller writes the
+// file then, and saves anyway.
+func (st *State) Changes() int { return st.changes }
+
+// sameEntry reports whether two records say the same, their time included.
+func sameEntry(a, b *Entry) bool {
+	return a != nil && b != nil && a.Hash == b.Hash && a.Client == b.Client && a.Source == b.Source && a.At.Equal(b.At)
+}
 
 // Managed returns the managed entries of one server map, or nil. The map
 // must not be modified; use SetManaged and Forget.
@@ -385,6 +406,9 @@ func (st *State) SetManaged(path, section, name string, e *Entry) {
 	if s.Managed == nil {
 		s.Managed = map[string]*Entry{}
 	}
+	if !sameEntry(s.Managed[name], e) {
+		st.changes++
+	}
 	s.Managed[name] = e
 }
 
@@ -394,6 +418,9 @@ func (st *State) Forget(path, section, name string) {
 	f := st.Files[path]
 	if f == nil || f.Sections[section] == nil {
 		return
+	}
+	if _, ok := f.Sections[section].Managed[name]; ok {
+		st.changes++
 	}
 	delete(f.Sections[section].Managed, name)
 	if len(f.Sections[section].Managed) == 0 {
@@ -423,11 +450,17 @@ func (st *State) SetBase(storePath, name string, e *Entry) {
 	if st.Bases[storePath] == nil {
 		st.Bases[storePath] = map[string]*Entry{}
 	}
+	if !sameEntry(st.Bases[storePath][name], e) {
+		st.changes++
+	}
 	st.Bases[storePath][name] = e
 }
 
 // RemoveBase forgets a store server's base (it was removed from the store).
 func (st *State) RemoveBase(storePath, name string) {
+	if _, ok := st.Bases[storePath][name]; ok {
+		st.changes++
+	}
 	delete(st.Bases[storePath], name)
 	if len(st.Bases[storePath]) == 0 {
 		delete(st.Bases, storePath)

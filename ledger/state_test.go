@@ -44,6 +44,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	back.path, st.path = "", ""
+	back.changes, st.changes = 0, 0 // bookkeeping of this process, not state
 	if !reflect.DeepEqual(back, st) {
 		a, _ := json.Marshal(st)
 		b, _ := json.Marshal(back)
@@ -236,5 +237,41 @@ func TestSaveKeepsEachSnapshotOnce(t *testing.T) {
 	}
 	if e := back.Managed("/a/.cursor/mcp.json", "")["fetch"]; e == nil || !canonical.Equal(e.Server, srv) {
 		t.Errorf("an older state.json: loaded entry %+v, want its server", e)
+	}
+}
+
+// Changes counts what changes the state, and only that: setting what is
+// already there, or forgetting what is not, counts nothing.
+func TestChangesCountsRealChanges(t *testing.T) {
+	st := New(t.TempDir())
+	at := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	e := NewEntry("cursor", canonical.Server{Name: "a", Command: "x"}, at)
+	steps := []struct {
+		what    string
+		do      func()
+		changes bool
+	}{
+		{"set a new entry", func() { st.SetManaged("/f", "", "a", e) }, true},
+		{"set the same entry", func() {
+			st.SetManaged("/f", "", "a", NewEntry("cursor", canonical.Server{Name: "a", Command: "x"}, at))
+		}, false},
+		{"set it later", func() {
+			st.SetManaged("/f", "", "a", NewEntry("cursor", canonical.Server{Name: "a", Command: "x"}, at.Add(time.Hour)))
+		}, true},
+		{"forget what is not there", func() { st.Forget("/f", "", "zz") }, false},
+		{"forget it", func() { st.Forget("/f", "", "a") }, true},
+		{"base", func() { st.SetBase("/s", "a", e) }, true},
+		{"same base", func() { st.SetBase("/s", "a", e) }, false},
+		{"client base", func() { st.SetClientBase("/s", "k", "a", e) }, true},
+		{"forget no conflict", func() { st.ForgetConflict("/s", "a") }, false},
+		{"forget no deleted", func() { st.ForgetDeleted("/s", "a") }, false},
+		{"remove the base", func() { st.RemoveBase("/s", "a") }, true},
+	}
+	for _, s := range steps {
+		before := st.Changes()
+		s.do()
+		if got := st.Changes() != before; got != s.changes {
+			t.Errorf("%s: changed = %v, want %v", s.what, got, s.changes)
+		}
 	}
 }

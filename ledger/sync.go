@@ -100,6 +100,9 @@ func (st *State) SetClientBase(storePath, clientKey, name string, e *Entry) {
 	if s.Clients[clientKey] == nil {
 		s.Clients[clientKey] = map[string]*Entry{}
 	}
+	if !sameEntry(s.Clients[clientKey][name], e) {
+		st.changes++
+	}
 	s.Clients[clientKey][name] = e
 }
 
@@ -108,6 +111,9 @@ func (st *State) ForgetClientBase(storePath, clientKey, name string) {
 	s := st.Sync[storePath]
 	if s == nil || s.Clients[clientKey] == nil {
 		return
+	}
+	if _, ok := s.Clients[clientKey][name]; ok {
+		st.changes++
 	}
 	delete(s.Clients[clientKey], name)
 	if len(s.Clients[clientKey]) == 0 {
@@ -159,12 +165,18 @@ func (st *State) SetDeleted(storePath, name string, e *Entry) {
 	if s.Deleted == nil {
 		s.Deleted = map[string]*Entry{}
 	}
+	if !sameEntry(s.Deleted[name], e) {
+		st.changes++
+	}
 	s.Deleted[name] = e
 }
 
 // ForgetDeleted drops the record of a removed server.
 func (st *State) ForgetDeleted(storePath, name string) {
 	if s := st.Sync[storePath]; s != nil {
+		if _, ok := s.Deleted[name]; ok {
+			st.changes++
+		}
 		delete(s.Deleted, name)
 		st.dropEmptySync(storePath)
 	}
@@ -185,12 +197,16 @@ func (st *State) SetConflict(storePath, name string, c *Conflict) {
 	if s.Conflicts == nil {
 		s.Conflicts = map[string]*Conflict{}
 	}
+	st.changes++ // a conflict is recorded only when it is new or changed
 	s.Conflicts[name] = c
 }
 
 // ForgetConflict drops a settled conflict.
 func (st *State) ForgetConflict(storePath, name string) {
 	if s := st.Sync[storePath]; s != nil {
+		if _, ok := s.Conflicts[name]; ok {
+			st.changes++
+		}
 		delete(s.Conflicts, name)
 		st.dropEmptySync(storePath)
 	}
