@@ -15,6 +15,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -95,9 +96,21 @@ func Normalize[M Ordered[F], F ~Field](v any) any {
 		}
 		return m
 	case map[any]any:
+		// Keys of other types are spelled as strings, where two can meet
+		// (YAML's 0 and .0 are both "0"): taken in a fixed order, so that
+		// which one stands never depends on Go's map order.
+		type pair struct {
+			order string
+			k, v  any
+		}
+		pairs := make([]pair, 0, len(x))
+		for k, e := range x { // pairs, not keys: a NaN key cannot be looked up again
+			pairs = append(pairs, pair{fmt.Sprintf("%T\x00%v", k, k), k, e})
+		}
+		slices.SortStableFunc(pairs, func(a, b pair) int { return strings.Compare(a.order, b.order) })
 		m := make(map[string]any, len(x))
-		for k, e := range x {
-			m[fmt.Sprint(k)] = Normalize[M](e)
+		for _, p := range pairs {
+			m[fmt.Sprint(p.k)] = Normalize[M](p.v)
 		}
 		return m
 	case []map[string]any:
