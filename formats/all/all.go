@@ -59,6 +59,7 @@ func NewRegistry(opts Options) *formats.Registry {
 	r.Register(continuedev.Adapter(), builtin)
 	r.Register(copilot.Adapter(), builtin)
 	r.Register(plain("cursor"), builtin)
+	r.Register(plain("devin"), builtin)
 	r.Register(gemini.Adapter(), builtin)
 	r.Register(goose.Adapter(), builtin)
 	r.Register(plain("junie"), builtin)
