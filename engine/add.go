@@ -87,10 +87,11 @@ func (e *Engine) planAdd(run *AddRun) error {
 	run.Diags = append(run.Diags, literalSecretWarnings(o.Servers)...)
 	run.Diags = append(run.Diags, notNFCWarnings(o.Servers)...)
 	var taken []string
+	get, put := st.Indexed()
 	for _, srv := range o.Servers {
 		srv = srv.Clone()
 		srv.Origin = canonical.Pos{}
-		old, exists := st.Servers.Get(srv.Name)
+		old, exists := get(srv.Name)
 		switch {
 		case !exists:
 			run.Outcomes = append(run.Outcomes, AddOutcome{srv.Name, "added"})
@@ -103,7 +104,7 @@ func (e *Engine) planAdd(run *AddRun) error {
 		default:
 			run.Outcomes = append(run.Outcomes, AddOutcome{srv.Name, "replaced"})
 		}
-		st.Put(srv)
+		put(srv)
 	}
 	if len(taken) > 0 {
 		return fmt.Errorf("%s already in %s with a different definition; nothing was added.\n"+

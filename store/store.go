@@ -157,6 +157,21 @@ func (s *Store) Put(srv canonical.Server) {
 	s.Servers.Put(srv)
 }
 
+// Indexed is Get and Put for many servers at once, through an index by
+// name: Put in a loop scans the list for each server. Change the store
+// only through them while they are in use.
+func (s *Store) Indexed() (get func(name string) (canonical.Server, bool), put func(canonical.Server)) {
+	idx := s.Servers.Indexed()
+	return idx.Get, func(srv canonical.Server) {
+		srv = srv.Clone()
+		srv.Normalize()
+		if old, ok := idx.Get(srv.Name); ok {
+			srv.Origin = old.Origin
+		}
+		idx.Put(srv)
+	}
+}
+
 // Remove deletes the named server and reports whether it was there.
 func (s *Store) Remove(name string) bool { return s.Servers.Remove(name) }
 
