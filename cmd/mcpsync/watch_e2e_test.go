@@ -405,7 +405,8 @@ func TestWatchOnce(t *testing.T) {
 
 // BenchmarkWatchLatency measures, over at least 100 rename-style saves of
 // Cursor's file with the watch loop running over four clients (Cursor, VS
-// Code, Codex, Claude Code) and the store, the time from the save to the
+// Code, Codex, Claude Code) and the store (of 2, 50 and 1,000 servers,
+// the edit always to one of them), the time from the save to the
 // moment VS Code's, Codex's and Claude Code's files all hold the edit. The
 // latency includes the debounce: the default, watch.DefaultDebounce
 // (150 ms), and 50 ms to show what the sync itself costs. Each is reported
@@ -413,13 +414,31 @@ func TestWatchOnce(t *testing.T) {
 //
 //	go test ./cmd/mcpsync -run '^$' -bench WatchLatency -benchtime 100x
 func BenchmarkWatchLatency(b *testing.B) {
-	for _, d := range []time.Duration{watch.DefaultDebounce, 50 * time.Millisecond} {
-		b.Run("debounce="+d.String(), func(b *testing.B) { benchWatchLatency(b, d) })
+	for _, servers := range []int{2, 50, 1000} {
+		for _, d := range []time.Duration{watch.DefaultDebounce, 50 * time.Millisecond} {
+			b.Run(fmt.Sprintf("servers=%d/debounce=%s", servers, d), func(b *testing.B) { benchWatchLatency(b, d, servers) })
+		}
 	}
 }
 
-func benchWatchLatency(b *testing.B, debounce time.Duration) {
+// extraServers are n more stdio servers, as the store and as Cursor's
+// file hold them, for the watch benchmarks at size.
+func extraServers(n int) (hcl, cursor string) {
+	var h, c strings.Builder
+	for i := range n {
+		fmt.Fprintf(&h, "\nserver \"s%04d\" {\n  command = \"npx\"\n  args    = [\"-y\", \"pkg-%d\"]\n}\n", i, i)
+		fmt.Fprintf(&c, ",\n    \"s%04d\": {\"command\": \"npx\", \"args\": [\"-y\", \"pkg-%d\"]}", i, i)
+	}
+	return h.String(), c.String()
+}
+
+func benchWatchLatency(b *testing.B, debounce time.Duration, servers int) {
 	e := newWatchEnv(b)
+	extraHCL, extraCursor := extraServers(max(servers-2, 0))
+	e.write(storeFile, e2eStore+extraHCL)
+	cursorWith := func(args string) string {
+		return strings.Replace(cursorWith(args), "\n    }\n  }\n}\n", "\n    }"+extraCursor+"\n  }\n}\n", 1)
+	}
 	e.startWatch(debounce, false)
 	e.waitFor(`mcp-server-fetch`, cursorFile, vscodeFile, codexFile, claudeFile)
 	for len(e.cycles) > 0 {
