@@ -23,3 +23,17 @@ func ParseRequirement(s string) (server string, tools []string, err error) {
 	}
 	return name, tools, nil
 }
+
+// ParseRequirements reads every --require-tools value (ParseRequirement)
+// into one map: a server named twice requires the tools of both.
+func ParseRequirements(specs []string) (map[string][]string, error) {
+	require := map[string][]string{}
+	for _, spec := range specs {
+		name, tools, err := ParseRequirement(spec)
+		if err != nil {
+			return nil, err
+		}
+		require[name] = append(require[name], tools...)
+	}
+	return require, nil
+}

@@ -305,13 +305,9 @@ func (h *handlers) probe(ctx context.Context, a probeArgs) (any, error) {
 	e := h.engine()
 	given := a.PlanID
 	a.PlanID = ""
-	require := map[string][]string{}
-	for _, spec := range a.RequireTools {
-		name, tools, err := probe.ParseRequirement(spec)
-		if err != nil {
-			return nil, err
-		}
-		require[name] = append(require[name], tools...)
+	require, err := probe.ParseRequirements(a.RequireTools)
+	if err != nil {
+		return nil, err
 	}
 	l, err := e.List(scopeOf(a.Scope))
 	if err != nil {

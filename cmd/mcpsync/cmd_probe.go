@@ -65,13 +65,9 @@ func (a *App) probeOptions(cmd *cli.Command) (probeRun, error) {
 	if cmd.Int("retries") < 0 {
 		return r, usagef("--retries must be 0 or more")
 	}
-	require := map[string][]string{}
-	for _, spec := range cmd.StringSlice("require-tools") {
-		name, tools, err := probe.ParseRequirement(spec)
-		if err != nil {
-			return r, usageError{Err: err}
-		}
-		require[name] = append(require[name], tools...)
+	require, err := probe.ParseRequirements(cmd.StringSlice("require-tools"))
+	if err != nil {
+		return r, usageError{Err: err}
 	}
 	var transports []canonical.Transport
 	for _, t := range clientList(cmd.StringSlice("transport")) {

@@ -3,23 +3,8 @@
 package mcpfixture
 
 import (
-	"time"
-
 	"golang.org/x/sys/windows"
 )
-
-// WaitGone waits up to within for process pid to be gone (see
-// ProcessGone), and reports whether it is.
-func WaitGone(pid int, within time.Duration) bool {
-	deadline := time.Now().Add(within)
-	for !ProcessGone(pid) {
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	return true
-}
 
 // ProcessGone reports whether process pid is gone: it cannot be opened,
 // or it has an exit code.
