@@ -20,6 +20,7 @@ func TestMap(t *testing.T) {
 		{"-y", "-y", false},
 		{"@scope/pkg", "@scope/pkg", false},
 		{"a/b=/home/x", "a/b=/home/x", false}, // not NAME=: a relative path holding '='
+		{"/mnt/a/x=y", `A:\x=y`, false},       // an = inside the path is part of it
 	} {
 		out, unreachable := Map(tc.in)
 		if out != tc.out || unreachable != tc.unreachable {
