@@ -207,7 +207,7 @@ func TestMonorepoServerJSONsAreAmbiguous(t *testing.T) {
 		t.Fatalf("candidates %v, want everything and git (test fixtures ignored)", amb.Candidates)
 	}
 	msg := err.Error()
-	for _, want := range []string{"holds 2 servers", "--pick everything", "--pick git", "npx -y @acme/server-everything@1.0.0", "[src/git]"} {
+	for _, want := range []string{"holds 2 servers", "--pick everything", "--pick git", "npx -y @acme/server-everything@1.0.0", "https://github.com/acme/servers/tree/main/src/git"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("error does not mention %q:\n%s", want, msg)
 		}
@@ -567,4 +567,76 @@ func benchResolve(b *testing.B, cacheDir string) {
 		}
 	}
 	b.ReportMetric(float64(len(fake.Requests()))/float64(b.N), "requests/op")
+}
+
+// A collection is recognised from any workspace kind or the conventional
+// layouts, and only members that are MCP servers count: a library, a
+// private tool or a package without a command is not one.
+func TestCollectionMembers(t *testing.T) {
+	npmServer := func(name string) string {
+		return `{"name": "` + name + `", "bin": "dist/index.js", "dependencies": {"@modelcontextprotocol/sdk": "^1"}}`
+	}
+	pyServer := func(name string) string {
+		return "[project]\nname = \"" + name + "\"\ndependencies = [\"mcp[cli]>=1.2\"]\n[project.scripts]\n" + name + " = \"x:main\"\n"
+	}
+	goServer := func(mod string) string {
+		return "module " + mod + "\n\ngo 1.24\n\nrequire (\n\tgithub.com/modelcontextprotocol/go-sdk v1.0.0\n)\n"
+	}
+	for _, tc := range []struct {
+		name  string
+		files []string
+		want  []string // member folders; nil: not a collection
+	}{
+		{"npm workspace with a library", []string{
+			"package.json", `{"private": true, "workspaces": ["libs/*"]}`,
+			"libs/a/package.json", npmServer("a-mcp"),
+			"libs/b/package.json", npmServer("@x/b"),
+			"libs/util/package.json", `{"name": "@x/util", "dependencies": {"zod": "3"}}`,
+		}, []string{"libs/a", "libs/b"}},
+		{"pnpm workspace", []string{
+			"pnpm-workspace.yaml", "packages:\n  - 'tools/*'\n  - \"!tools/skip\"\n",
+			"tools/one/package.json", npmServer("one"),
+			"tools/two/package.json", npmServer("two"),
+		}, []string{"tools/one", "tools/two"}},
+		{"uv workspace", []string{
+			"pyproject.toml", "[tool.uv.workspace]\nmembers = [\"weather\", \"maps\"]\n",
+			"weather/pyproject.toml", pyServer("weather-mcp"),
+			"maps/pyproject.toml", pyServer("maps-server"),
+		}, []string{"maps", "weather"}},
+		{"go.work", []string{
+			"go.work", "go 1.24\n\nuse (\n\t./alpha\n\t./beta // the second\n)\n",
+			"alpha/go.mod", goServer("example.com/alpha"), "alpha/main.go", "package main\n",
+			"beta/go.mod", goServer("example.com/beta"), "beta/main.go", "package main\n",
+		}, []string{"alpha", "beta"}},
+		{"one server and its CLI is no collection", []string{
+			"packages/server/package.json", npmServer("acme-mcp"),
+			"packages/cli/package.json", `{"name": "acme-cli", "bin": "cli.js"}`,
+		}, nil},
+		{"private members do not count", []string{
+			"src/a/package.json", `{"name": "a-mcp", "private": true, "bin": "x.js"}`,
+			"src/b/package.json", npmServer("b-mcp"),
+		}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, repo("acme", "many", tc.files...))
+			_, err := e.resolve(t, "acme/many")
+			var amb *resolve.AmbiguousError
+			if tc.want == nil {
+				if errors.As(err, &amb) {
+					t.Fatalf("resolved as a collection: %v", err)
+				}
+				return
+			}
+			if !errors.As(err, &amb) {
+				t.Fatalf("err = %v, want the collection listed", err)
+			}
+			var got []string
+			for _, c := range amb.Candidates {
+				got = append(got, c.Subfolder)
+			}
+			if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+				t.Errorf("members %v, want %v", got, tc.want)
+			}
+		})
+	}
 }

@@ -119,3 +119,28 @@ func FuzzPluginAnswer(f *testing.F) {
 		_ = ans.evidenceLines()
 	})
 }
+
+// FuzzWorkspaceManifests: the readers of workspace files (go.work,
+// package.json workspaces, go.mod requires, PEP 508 names) never panic, and
+// the line readers return single-line names.
+func FuzzWorkspaceManifests(f *testing.F) {
+	f.Add([]byte("go 1.24\nuse (\n\t./a // x\n\t./b\n)\nuse ./c\n"))
+	f.Add([]byte(`{"workspaces": ["src/*", "libs/a"]}`))
+	f.Add([]byte(`{"workspaces": {"packages": ["p/*"]}}`))
+	f.Add([]byte("module x\nrequire (\n\tgithub.com/mark3labs/mcp-go v0.1 // indirect\n)\nrequire a.b/c v1\n"))
+	f.Add([]byte("mcp[cli]>=1.2; python_version>'3'"))
+	f.Add([]byte("use 0\r0"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		workspacePatterns(data) // JSON strings may hold anything: only no panic
+		for _, list := range [][]string{goWorkUses(data), goRequires(data), {requirementName(string(data))}} {
+			for _, s := range list {
+				if strings.ContainsAny(s, "\n\r") {
+					t.Fatalf("%q holds a line break", s)
+				}
+			}
+		}
+		if n := requirementName(string(data)); strings.ContainsAny(n, " \t[<>=;") {
+			t.Fatalf("requirementName(%q) = %q", data, n)
+		}
+	})
+}

@@ -147,6 +147,11 @@ func (r *repo) webURL(p string) string {
 	return "https://github.com/" + r.owner + "/" + r.name + "/blob/" + r.ref + "/" + p
 }
 
+// treeURL is where a person would look at folder dir.
+func (r *repo) treeURL(dir string) string {
+	return "https://github.com/" + r.owner + "/" + r.name + "/tree/" + r.ref + "/" + dir
+}
+
 // read fetches one file through the raw host. A missing file is (nil, false, nil).
 func (r *repo) read(ctx context.Context, p string) ([]byte, bool, error) {
 	if !r.has(p) {

@@ -21,6 +21,9 @@ type packageJSON struct {
 	Bin        json.RawMessage `json:"bin"`
 	MCPName    string          `json:"mcpName"`
 	Workspaces json.RawMessage `json:"workspaces"`
+	// Dependencies tell an MCP server (it depends on an MCP SDK) from a
+	// library or tool of the same repository.
+	Dependencies map[string]string `json:"dependencies"`
 
 	path string // where it was read, in the repository
 }
@@ -111,10 +114,16 @@ func contains(list []string, s string) bool {
 // pyproject is the part of pyproject.toml the resolver reads.
 type pyproject struct {
 	Project struct {
-		Name    string            `toml:"name"`
-		Scripts map[string]string `toml:"scripts"`
+		Name         string            `toml:"name"`
+		Scripts      map[string]string `toml:"scripts"`
+		Dependencies []string          `toml:"dependencies"`
 	} `toml:"project"`
 	Tool struct {
+		UV struct {
+			Workspace struct {
+				Members []string `toml:"members"`
+			} `toml:"workspace"`
+		} `toml:"uv"`
 		Poetry struct {
 			Name    string         `toml:"name"`
 			Scripts map[string]any `toml:"scripts"`

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -121,10 +122,22 @@ func (r *run) github(ctx context.Context) (*Result, error) {
 		run  func(context.Context) ([]group, error)
 	}{
 		{StepServerJSON, r.serverJSONStep},
+		{StepMonorepo, nil},
 		{StepOwnership, r.ownershipStep},
 		{StepReadme, r.readmeStep},
 		{StepManifest, r.manifestStep},
 	} {
+		if step.name == StepMonorepo {
+			// Several servers, one folder each: one of them only when picked.
+			ms, err := r.members(ctx)
+			if err != nil {
+				return nil, err
+			}
+			if len(ms) > 1 {
+				return r.collection(ctx, ms)
+			}
+			continue
+		}
 		groups, err := step.run(ctx)
 		if err != nil {
 			return nil, err
@@ -360,7 +373,7 @@ func (r *run) packageJSONs(ctx context.Context) ([]*packageJSON, error) {
 	r.pkgsRead = true
 	dir := strings.Trim(r.in.Subdir, "/")
 	top := path.Join(dir, "package.json")
-	data, ok, err := r.repo.read(ctx, top)
+	data, ok, err := r.readOnce(ctx, top)
 	if err != nil {
 		return nil, err
 	}
@@ -388,7 +401,7 @@ func (r *run) packageJSONs(ctx context.Context) ([]*packageJSON, error) {
 		nested = nested[:20]
 	}
 	for _, p := range nested {
-		data, ok, err := r.repo.read(ctx, p)
+		data, ok, err := r.readOnce(ctx, p)
 		if err != nil {
 			return nil, err
 		}
@@ -546,6 +559,11 @@ func (r *run) manifestStep(ctx context.Context) ([]group, error) {
 		return nil, err
 	}
 	var npmGroups []group
+	// Of several packages with a command, the MCP servers are the answer;
+	// the others are the project's tools (a CLI, a build helper).
+	if mcp := slices.DeleteFunc(slices.Clone(pkgs), func(p *packageJSON) bool { return !p.isMCPServer() }); len(pkgs) > 1 && len(mcp) > 0 {
+		pkgs = mcp
+	}
 	for _, p := range pkgs {
 		c, why := npmCandidate(p, name)
 		if why != "" {
@@ -651,7 +669,7 @@ func (r *run) goCandidates(ctx context.Context, gomod []byte, dir, name string) 
 		if d != "" {
 			pkg += "/" + d
 		}
-		srv := canonical.Server{Name: name, Transport: canonical.Stdio, Command: "go", Args: []string{"run", pkg + "@latest"}}
+		srv := goServer(name, pkg, "latest")
 		id := ShortName(path.Base(pkg))
 		c := Candidate{ID: id, Step: StepManifest, Server: srv, Runner: "go", Source: src,
 			Note: "go.mod module " + mod + " with package main in " + firstNonEmpty(d, "the root")}
@@ -659,6 +677,12 @@ func (r *run) goCandidates(ctx context.Context, gomod []byte, dir, name string) 
 		groups = append(groups, group{id: id, name: name, source: src, cands: []Candidate{c}})
 	}
 	return groups, nil
+}
+
+// goServer runs a Go command with go run PKG@VERSION: no install, no
+// checkout, the module proxy builds it.
+func goServer(name, pkg, version string) canonical.Server {
+	return canonical.Server{Name: name, Transport: canonical.Stdio, Command: "go", Args: []string{"run", pkg + "@" + version}}
 }
 
 // pluginStep asks the configured resolver plugins, in order.
@@ -849,7 +873,7 @@ func (r *run) decide(step string, groups []group) (*Result, error) {
 				c.ID = g.id
 				reps = append(reps, c)
 			}
-			return nil, &AmbiguousError{Input: r.in, Candidates: reps, Evidence: r.evidence}
+			return nil, &AmbiguousError{Input: r.in, Candidates: reps, Evidence: r.evidence, Ref: r.ref()}
 		}
 		var hit []group
 		for _, g := range groups {
@@ -867,7 +891,7 @@ func (r *run) decide(step string, groups []group) (*Result, error) {
 			if len(hit) == 0 {
 				return nil, &PickError{Pick: pick, Candidates: reps}
 			}
-			return nil, &AmbiguousError{Input: r.in, Candidates: reps, Evidence: r.evidence}
+			return nil, &AmbiguousError{Input: r.in, Candidates: reps, Evidence: r.evidence, Ref: r.ref()}
 		}
 		groups, pick = hit, ""
 		r.note(step, hit[0].source, true, "--pick chose %s", hit[0].id)
@@ -926,6 +950,14 @@ func (r *run) decide(step string, groups []group) (*Result, error) {
 		Runner: chosen.Runner, Evidence: r.evidence, Candidates: ordered, AltTransport: chosen.AltTransport,
 	}
 	return res, nil
+}
+
+// ref is the branch or commit read, "" when no repository was.
+func (r *run) ref() string {
+	if r.repo == nil {
+		return ""
+	}
+	return r.repo.ref
 }
 
 // bestOf returns the first candidate that runs locally (or, with remote,

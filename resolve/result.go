@@ -14,6 +14,7 @@ const (
 	StepRepository = "repository"  // the GitHub repository and its file list
 	StepRegistry   = "registry"    // the official MCP registry, matched on repository.url
 	StepServerJSON = "server.json" // server.json in the repository
+	StepMonorepo   = "monorepo"    // folders that each hold a server: the user chooses one
 	StepOwnership  = "ownership"   // package.json mcpName / README mcp-name: -> registry
 	StepReadme     = "readme"      // configuration snippets in the README and docs
 	StepManifest   = "manifest"    // package.json bin, pyproject scripts, go.mod
@@ -153,13 +154,33 @@ type AmbiguousError struct {
 	Input      Input
 	Candidates []Candidate
 	Evidence   []Step
+	// Ref is the branch read, for the folder URLs of a repository's servers.
+	Ref string
 }
 
 func (e *AmbiguousError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s holds %d servers; choose one with --pick:", e.Input.String(), len(e.Candidates))
+	folders := e.Input.Kind == KindGitHub
 	for _, c := range e.Candidates {
-		fmt.Fprintf(&b, "\n  --pick %-28s %s", c.ID, describeCandidate(c))
+		folders = folders && c.Subfolder != ""
+	}
+	if folders {
+		fmt.Fprintf(&b, "%s holds %d servers; add one with --pick NAME or by its folder:", e.Input.String(), len(e.Candidates))
+	} else {
+		fmt.Fprintf(&b, "%s holds %d servers; choose one with --pick:", e.Input.String(), len(e.Candidates))
+	}
+	idW, cmdW := 0, 0
+	for _, c := range e.Candidates {
+		idW, cmdW = max(idW, len(c.ID)), max(cmdW, len(CommandLine(c.Server)))
+	}
+	for _, c := range e.Candidates {
+		if folders {
+			in := e.Input
+			in.Ref, in.Subdir = firstNonEmpty(e.Ref, in.Ref, "HEAD"), c.Subfolder
+			fmt.Fprintf(&b, "\n  --pick %-*s  %-*s  %s", idW, c.ID, cmdW, CommandLine(c.Server), in.String())
+			continue
+		}
+		fmt.Fprintf(&b, "\n  --pick %-*s  %s", idW, c.ID, describeCandidate(c))
 	}
 	return b.String()
 }

@@ -174,7 +174,12 @@ func (a *App) resolveFailed(err error, explain bool) error {
 	}
 	a.report(re.Diags, nil)
 	if a.JSON {
-		a.printJSON(map[string]any{"input": re.Input, "error": err.Error(), "evidence": re.Evidence, "stored": false}) //nolint:errcheck // the error below is what matters
+		out := map[string]any{"input": re.Input, "error": err.Error(), "evidence": re.Evidence, "stored": false}
+		var amb *resolve.AmbiguousError
+		if errors.As(err, &amb) {
+			out["candidates"] = amb.Candidates // the servers to choose from, each with its subfolder
+		}
+		a.printJSON(out) //nolint:errcheck // the error below is what matters
 	} else if explain && len(re.Evidence) > 0 {
 		render.Steps(a.Stdout, re.Input, re.Evidence, a.paths())
 	}
