@@ -60,15 +60,32 @@ func Resolved(w io.Writer, res *resolve.Result) {
 func Explain(w io.Writer, res *resolve.Result, o Paths) {
 	Steps(w, res.Input, res.Evidence, o)
 	if len(res.Candidates) > 1 {
-		fmt.Fprintf(w, "candidates at step %s (first is used; --pick chooses another):\n", res.Step)
+		fmt.Fprintf(w, "candidates at step %s (%s):\n", res.Step, res.Why)
+		idW, cmdW := 0, 0
+		for _, c := range res.Candidates {
+			idW, cmdW = max(idW, len(c.ID)), max(cmdW, len(resolve.CommandLine(c.Server)))
+		}
 		for i, c := range res.Candidates {
 			mark := " "
 			if i == 0 {
 				mark = "*"
 			}
-			fmt.Fprintf(w, "  %s %-24s %s\n", mark, c.ID, resolve.CommandLine(c.Server))
+			line := fmt.Sprintf("  %s %-*s  %-*s  %s", mark, idW, c.ID, cmdW, resolve.CommandLine(c.Server), shortSource(c.Source))
+			fmt.Fprintln(w, strings.TrimRight(line, " "))
+		}
+		fmt.Fprintln(w, "  (--pick chooses another)")
+	}
+}
+
+// shortSource is a candidate's source as a person finds it in the
+// repository: README.md#L16 rather than the whole blob URL.
+func shortSource(src string) string {
+	if _, rest, ok := strings.Cut(src, "/blob/"); ok {
+		if _, p, ok := strings.Cut(rest, "/"); ok {
+			return p
 		}
 	}
+	return src
 }
 
 func Steps(w io.Writer, in resolve.Input, steps []resolve.Step, o Paths) {

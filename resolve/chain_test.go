@@ -640,3 +640,36 @@ func TestCollectionMembers(t *testing.T) {
 		})
 	}
 }
+
+// go run pins the latest release when the tag fits the module: its
+// folder's prefix for a nested module, its major version for /vN paths;
+// anything else takes @latest, which the module proxy resolves itself.
+func TestGoReleasePinning(t *testing.T) {
+	for _, tc := range []struct {
+		name, mod, dir, tag, want string
+	}{
+		{"root module, release", "github.com/acme/gosrv", "", "v1.4.2", "github.com/acme/gosrv@v1.4.2"},
+		{"no release", "github.com/acme/gosrv", "", "", "github.com/acme/gosrv@latest"},
+		{"not semver", "github.com/acme/gosrv", "", "2024-05-01", "github.com/acme/gosrv@latest"},
+		{"v2 module, v2 tag", "github.com/acme/gosrv/v2", "", "v2.0.1", "github.com/acme/gosrv/v2@v2.0.1"},
+		{"v1 module, v2 tag", "github.com/acme/gosrv", "", "v2.0.1", "github.com/acme/gosrv@latest"},
+		{"nested module, its tag", "github.com/acme/gosrv/server", "server", "server/v0.3.0", "github.com/acme/gosrv/server@v0.3.0"},
+		{"nested module, the root's tag", "github.com/acme/gosrv/server", "server", "v1.0.0", "github.com/acme/gosrv/server@latest"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			prefix := ""
+			if tc.dir != "" {
+				prefix = tc.dir + "/"
+			}
+			rp := repo("acme", "gosrv", prefix+"go.mod", "module "+tc.mod+"\n\nrequire github.com/mark3labs/mcp-go v0.40.0\n", prefix+"main.go", "package main\n")
+			rp.LatestRelease = tc.tag
+			e := newEnv(t, rp)
+			in := "acme/gosrv"
+			if tc.dir != "" {
+				in = "https://github.com/acme/gosrv/tree/main/" + tc.dir
+			}
+			res := e.must(t, in)
+			wantCommand(t, res, "go", "run", tc.want)
+		})
+	}
+}

@@ -206,6 +206,17 @@ func goModule(data []byte) string {
 	return ""
 }
 
+// goReplaces reports a go.mod with replace directives.
+func goReplaces(data []byte) bool {
+	for _, line := range lines(data) {
+		t := strings.TrimSpace(line)
+		if t == "replace" || strings.HasPrefix(t, "replace ") || strings.HasPrefix(t, "replace(") || strings.HasPrefix(t, "replace\t") {
+			return true
+		}
+	}
+	return false
+}
+
 // goMainDirs returns the directories (relative to the module root) that
 // hold a main.go: "" for the root, "cmd/x" for commands.
 func goMainDirs(files []string, modRoot string) []string {

@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"bytes"
+	"fmt"
 	"net/url"
 	"sort"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/internal/lazyre"
+	"github.com/mcpsync/mcpsync/internal/secrets"
 	"github.com/mcpsync/mcpsync/paste"
 )
 
@@ -279,19 +281,59 @@ func runnerOf(s canonical.Server, repo string) string {
 var runnerRank = map[string]int{"npx": 0, "uvx": 0, "dnx": 0, "docker": 10, "own-binary": 10, "go": 15,
 	"broken-docker": 25, "binary": 20, "source": 30, "remote": 40}
 
+// runnerTiers name the ranks, for the reason a candidate was chosen.
+var runnerTiers = map[int]string{0: "packages run on demand (npx, uvx, dnx)", 10: "containers and the project's own executable",
+	15: "go run", 20: "other installed programs", 22: "a program at an example path (/path/to/...)", 25: "containers handed a host path they cannot see",
+	30: "source checkouts", 40: "hosted endpoints"}
+
+func rankOf(c Candidate) int {
+	r, ok := runnerRank[c.Runner]
+	if !ok {
+		r = 20
+	}
+	if c.Runner == "docker" && dockerPathWithoutMount(c.Server.Args) {
+		r = runnerRank["broken-docker"]
+	}
+	if (c.Runner == "own-binary" || c.Runner == "binary") && secrets.IsExamplePath(c.Server.Command) {
+		r = 22 // the user must build or download it first, and say where
+	}
+	return r
+}
+
+// rankReason says why chosen, the first of cands that runs locally, was
+// taken: the rule that ranked it above the others.
+func rankReason(chosen Candidate, cands []Candidate) string {
+	if len(cands) == 1 {
+		return "the only candidate"
+	}
+	if chosen.Runner == "remote" {
+		return "nothing runs locally: the hosted endpoint"
+	}
+	top, equals := rankOf(chosen), 0
+	next := -1
+	for _, c := range cands {
+		switch r := rankOf(c); {
+		case r == top:
+			equals++
+		case r > top && (next < 0 || r < next) && c.Runner != "remote":
+			next = r
+		}
+	}
+	var why string
+	if next >= 0 {
+		why = fmt.Sprintf("%s ranks first: %s before %s", chosen.Runner, runnerTiers[top], runnerTiers[next])
+	} else {
+		why = fmt.Sprintf("all rank the same (%s)", runnerTiers[top])
+	}
+	if equals > 1 {
+		why += "; among equals, the source's first"
+	}
+	return why
+}
+
 // rankCandidates sorts best first, keeping document order among equals.
 func rankCandidates(cands []Candidate) {
-	rank := func(c Candidate) int {
-		r, ok := runnerRank[c.Runner]
-		if !ok {
-			r = 20
-		}
-		if c.Runner == "docker" && dockerPathWithoutMount(c.Server.Args) {
-			r = runnerRank["broken-docker"]
-		}
-		return r
-	}
-	sort.SliceStable(cands, func(i, j int) bool { return rank(cands[i]) < rank(cands[j]) })
+	sort.SliceStable(cands, func(i, j int) bool { return rankOf(cands[i]) < rankOf(cands[j]) })
 }
 
 // dockerPathWithoutMount reports a docker command that passes a host path

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"path"
 	"slices"
 	"sort"
@@ -544,9 +545,67 @@ func (r *run) readmeStep(ctx context.Context) ([]group, error) {
 		r.note(StepReadme, "", false, "no configuration snippet in %s", plural(looked, "README or docs file"))
 		return nil, nil
 	}
+	goCands, err := r.goBesideReadme(ctx, dir, name, all)
+	if err != nil {
+		return nil, err
+	}
+	all = append(all, goCands...)
 	rankCandidates(all)
 	r.note(StepReadme, all[0].Source, true, "%s in %s: best %s", plural(len(all), "snippet"), plural(looked, "file"), CommandLine(all[0].Server))
 	return []group{{id: name, name: name, source: all[0].Source, cands: all}}, nil
+}
+
+// goBesideReadme adds, for a Go module whose README shows snippets, the
+// go run way the README may not show: the README's own executable (same
+// name as a main package) built by go run with the snippet's arguments
+// and environment, else the main package as it is. The ranking then
+// weighs it against the README's containers and binaries.
+func (r *run) goBesideReadme(ctx context.Context, dir, name string, readme []Candidate) ([]Candidate, error) {
+	gomod, ok, err := r.readOnce(ctx, path.Join(dir, "go.mod"))
+	if err != nil || !ok {
+		return nil, err
+	}
+	groups, err := r.goCandidates(ctx, gomod, dir, name)
+	if err != nil || len(groups) == 0 {
+		return nil, err
+	}
+	var out []Candidate
+	for _, g := range groups {
+		gc := g.cands[0]
+		pkg := gc.Server.Args[1] // MODULE/cmd/NAME@VERSION
+		cmdName := path.Base(pkg[:strings.LastIndexByte(pkg, '@')])
+		matched := false
+		for _, c := range readme {
+			if (c.Runner != "own-binary" && c.Runner != "binary") || programName(c.Server.Command) != cmdName {
+				continue
+			}
+			built := gc
+			built.Server = c.Server
+			built.Server.Command, built.Server.Args = "go", append([]string{"run", pkg}, c.Server.Args...)
+			built.Inputs = c.Inputs
+			built.Line, built.Source = c.Line, c.Source
+			built.Note = "the README's " + cmdName + " (line " + strconv.Itoa(c.Line) + "), built by go run from " + gc.Note
+			built.ID = name + ":go"
+			out = append(out, built)
+			matched = true
+			break
+		}
+		if !matched {
+			gc.ID = name + ":go"
+			out = append(out, gc)
+		}
+	}
+	return out, nil
+}
+
+// programName is the base name of a command, without a Windows suffix:
+// /path/to/github-mcp-server and ${GITHUB_MCP_SERVER_PATH}... aside.
+func programName(command string) string {
+	base := command
+	if i := strings.LastIndexAny(base, `/\`); i >= 0 {
+		base = base[i+1:]
+	}
+	return strings.TrimSuffix(strings.ToLower(base), ".exe")
 }
 
 // manifestStep falls back on the package manifests: package.json bin
@@ -617,6 +676,10 @@ func (r *run) manifestStep(ctx context.Context) ([]group, error) {
 	return nil, nil
 }
 
+// goCandidates turns a Go module with package main (at its root or under
+// cmd/) into go run MODULE/cmd/NAME@VERSION, pinned to the latest release
+// tag when the repository has one. A module with replace directives is
+// refused: go run pkg@version will not build it.
 func (r *run) goCandidates(ctx context.Context, gomod []byte, dir, name string) ([]group, error) {
 	mod := goModule(gomod)
 	src := r.repo.webURL(path.Join(dir, "go.mod"))
@@ -643,6 +706,11 @@ func (r *run) goCandidates(ctx context.Context, gomod []byte, dir, name string) 
 		r.note(StepManifest, src, false, "go module %s has no main package at its root or under cmd/", mod)
 		return nil, nil
 	}
+	if goReplaces(gomod) {
+		r.note(StepManifest, src, false, "go module %s has replace directives: go run %s@VERSION refuses to build it "+
+			"(install a release binary or the container image instead)", mod, mod)
+		return nil, nil
+	}
 	// A command named after the repository or saying mcp is the server.
 	if len(verified) > 1 {
 		var best []string
@@ -663,13 +731,17 @@ func (r *run) goCandidates(ctx context.Context, gomod []byte, dir, name string) 
 			verified = best
 		}
 	}
+	version, err := r.goVersion(ctx, mod, dir)
+	if err != nil {
+		return nil, err
+	}
 	var groups []group
 	for _, d := range verified {
 		pkg := mod
 		if d != "" {
 			pkg += "/" + d
 		}
-		srv := goServer(name, pkg, "latest")
+		srv := goServer(name, pkg, version)
 		id := ShortName(path.Base(pkg))
 		c := Candidate{ID: id, Step: StepManifest, Server: srv, Runner: "go", Source: src,
 			Note: "go.mod module " + mod + " with package main in " + firstNonEmpty(d, "the root")}
@@ -678,6 +750,51 @@ func (r *run) goCandidates(ctx context.Context, gomod []byte, dir, name string) 
 	}
 	return groups, nil
 }
+
+// goVersion is the version go run should build: the tag of the latest
+// release (for a module in a folder, a tag FOLDER/vX.Y.Z), when it fits
+// the module's major version; else "latest", which the module proxy
+// resolves to the newest tag itself.
+func (r *run) goVersion(ctx context.Context, mod, dir string) (string, error) {
+	var rel struct {
+		TagName    string `json:"tag_name"`
+		Draft      bool   `json:"draft"`
+		Prerelease bool   `json:"prerelease"`
+	}
+	u := r.opts.GitHubAPI + "/repos/" + url.PathEscape(r.repo.owner) + "/" + url.PathEscape(r.repo.name) + "/releases/latest"
+	ok, err := r.f.getJSON(ctx, u, &rel)
+	if err != nil {
+		var rl *RateLimitError
+		if errors.As(err, &rl) || ctx.Err() != nil {
+			return "", err
+		}
+		r.note(StepManifest, u, false, "latest release not readable (%v): go run takes @latest", err)
+		return "latest", nil
+	}
+	tag := rel.TagName
+	if dir != "" {
+		tag, ok = strings.CutPrefix(tag, dir+"/")
+	}
+	if !ok || rel.Draft || rel.Prerelease || !goSemver.Get().MatchString(tag) {
+		return "latest", nil
+	}
+	major := "v0"
+	if m := goMajorSuffix.Get().FindStringSubmatch(mod); m != nil {
+		major = "v" + m[1]
+	}
+	tagMajor, _, _ := strings.Cut(tag, ".")
+	if major == "v0" && (tagMajor == "v0" || tagMajor == "v1") || tagMajor == major {
+		r.note(StepManifest, u, true, "latest release %s: go run pins it", rel.TagName)
+		return tag, nil
+	}
+	r.note(StepManifest, u, false, "latest release %s does not match module %s's major version: go run takes @latest", rel.TagName, mod)
+	return "latest", nil
+}
+
+var (
+	goSemver      = lazyre.New(`^v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`)
+	goMajorSuffix = lazyre.New(`/v([2-9]|[1-9]\d+)$`)
+)
 
 // goServer runs a Go command with go run PKG@VERSION: no install, no
 // checkout, the module proxy builds it.
@@ -905,6 +1022,7 @@ func (r *run) decide(step string, groups []group) (*Result, error) {
 		pick = "" // the pick names the one server there is
 	}
 	var chosen Candidate
+	why := ""
 	switch {
 	case pick != "":
 		var hit []Candidate
@@ -917,6 +1035,7 @@ func (r *run) decide(step string, groups []group) (*Result, error) {
 			return nil, &PickError{Pick: pick, Candidates: cands}
 		}
 		chosen = bestOf(hit, r.opts.Remote)
+		why = "--pick " + pick + " chose it"
 	case r.opts.Remote:
 		remote := false
 		for _, c := range cands {
@@ -927,8 +1046,10 @@ func (r *run) decide(step string, groups []group) (*Result, error) {
 				r.in.String(), CommandLine(bestOf(cands, false).Server))
 		}
 		chosen = bestOf(cands, true)
+		why = "--remote: the first hosted endpoint"
 	default:
 		chosen = bestOf(cands, false)
+		why = rankReason(chosen, cands)
 		if chosen.Runner == "remote" {
 			r.note(step, chosen.Source, true, "no package to run locally: using the hosted endpoint")
 		}
@@ -947,7 +1068,7 @@ func (r *run) decide(step string, groups []group) (*Result, error) {
 	}
 	res := &Result{
 		Input: r.in, Server: chosen.Server, Inputs: chosen.Inputs, Step: step, Source: chosen.Source,
-		Runner: chosen.Runner, Evidence: r.evidence, Candidates: ordered, AltTransport: chosen.AltTransport,
+		Runner: chosen.Runner, Evidence: r.evidence, Candidates: ordered, AltTransport: chosen.AltTransport, Why: why,
 	}
 	return res, nil
 }

@@ -99,6 +99,8 @@ type Result struct {
 	// first; the first one is Server.
 	Candidates   []Candidate         `json:"candidates,omitempty"`
 	AltTransport canonical.Transport `json:"altTransport,omitempty"`
+	// Why is the rule that chose Server among the candidates.
+	Why string `json:"why,omitempty"`
 }
 
 // MissingInputs returns the required inputs that have no value in values

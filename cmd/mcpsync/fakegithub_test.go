@@ -15,6 +15,7 @@ import (
 // never the real ones. A script describes them with files:
 //
 //	github/OWNER/REPO/...   a repository (its default branch is main)
+//	github/OWNER/REPO.release  the tag of its latest release
 //	github/RATELIMIT        every GitHub API call is refused as rate limited
 //	registry/*.json         server.json documents published in the registry
 //
@@ -66,6 +67,9 @@ func setupFakeGitHub(env *testscript.Env) error {
 			repo, err := resolvetest.RepoFromDir(o.Name(), r.Name(), filepath.Join(ghDir, o.Name(), r.Name()))
 			if err != nil {
 				return err
+			}
+			if tag, err := os.ReadFile(filepath.Join(ghDir, o.Name(), r.Name()+".release")); err == nil {
+				repo.LatestRelease = strings.TrimSpace(string(tag))
 			}
 			fake.AddRepo(repo)
 		}

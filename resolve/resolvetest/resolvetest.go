@@ -4,7 +4,8 @@
 // prefixes:
 //
 //	APIURL       /api       GET /repos/{o}/{r}, /repos/{o}/{r}/git/trees/{ref}?recursive=1,
-//	                        /repos/{o}/{r}/contents/{path}, /repos/{o}/{r}/readme
+//	                        /repos/{o}/{r}/contents/{path}, /repos/{o}/{r}/readme,
+//	                        /repos/{o}/{r}/releases/latest
 //	RawURL       /raw       GET /{o}/{r}/{ref}/{path}
 //	RegistryURL  /registry  GET /v0.1/servers?search=&cursor=&limit=, /v0.1/servers/{name}/versions/latest
 //
@@ -37,6 +38,9 @@ type Repo struct {
 	Private       bool   // answered only to requests carrying Server.Token
 	Archived      bool
 	Files         map[string][]byte // repository path → content
+	// LatestRelease is the tag of the latest release ("" for none), as
+	// GET /repos/{o}/{r}/releases/latest answers it.
+	LatestRelease string
 }
 
 // Server is the fake. Its fields may be changed between requests.
@@ -264,6 +268,12 @@ func (s *Server) serveAPI(w http.ResponseWriter, req *http.Request, p string) {
 			return
 		}
 		writeJSON(w, http.StatusOK, fileObject(r, fp, data))
+	case len(rest) == 2 && rest[0] == "releases" && rest[1] == "latest":
+		if r.LatestRelease == "" {
+			notFound(w)
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"tag_name": r.LatestRelease, "name": r.LatestRelease, "draft": false, "prerelease": false})
 	case len(rest) == 1 && rest[0] == "readme":
 		for _, fp := range sortedPaths(r) {
 			if !strings.Contains(fp, "/") && strings.HasPrefix(strings.ToLower(fp), "readme") {
