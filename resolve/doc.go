@@ -15,19 +15,28 @@
 //     alone; only active entries.
 //  2. server.json: in the subfolder asked for, at the root or in .mcp/
 //     (the NuGet convention), else anywhere in the tree (one tree listing).
-//  3. ownership: package.json "mcpName" or a README "mcp-name:" marker
+//  3. monorepo: at a repository's root, folders that each hold an MCP
+//     server (npm/pnpm/uv workspaces, go.work, src/*, packages/*,
+//     servers/* with a manifest depending on an MCP SDK) are listed for
+//     the user to choose; --pick NAME resolves that folder on its own.
+//  4. ownership: package.json "mcpName" or a README "mcp-name:" marker
 //     names the registry entry exactly.
-//  4. readme: configuration snippets in the README (then docs/*.md): every
+//  5. readme: configuration snippets in the README (then docs/*.md): every
 //     fenced block of any language holding an entry in any client's shape,
 //     read leniently by package paste (JSONC, fragments); agent install
 //     commands (claude mcp add, code --add-mcp, codex mcp add); VS Code
-//     install links. npx/uvx/dnx first, then docker and the project's own
-//     executable, then other programs, then hosted endpoints; Windows
-//     variants skipped; placeholders become inputs.
-//  5. manifest: package.json bin (npx -y), pyproject.toml [project.scripts]
-//     (uvx), go.mod with a main package (go run module@latest). A private
+//     install links. A Go module's go run way joins them. Ranked: npx/uvx/dnx
+//     first, then docker and the project's own executable, go run, other
+//     programs, a program at an example path, hosted endpoints; Windows
+//     variants skipped; placeholders become inputs. Result.Why names the rule.
+//  6. manifest: package.json bin (npx -y), pyproject.toml [project.scripts]
+//     (uvx), go.mod with a main package (go run module@TAG, the latest
+//     release, or @latest; never with replace directives). A private
 //     workspace root is never run.
-//  6. plugin: external commands (see below).
+//  7. container: a Dockerfile, with the published image the README names
+//     (docker run, docker pull, ghcr.io/OWNER/REPO); never an image the
+//     README builds itself.
+//  8. plugin: external commands (see below).
 //
 // A server.json or registry package becomes a command as clients build it:
 //

@@ -144,3 +144,24 @@ func FuzzWorkspaceManifests(f *testing.F) {
 		}
 	})
 }
+
+// FuzzImagesIn: reading docker lines out of a README never panics, and
+// every image use it returns is a stdio docker run: -i --rm, never -d.
+func FuzzImagesIn(f *testing.F) {
+	f.Add([]byte("```bash\ndocker pull ghcr.io/a/b:1\ndocker run --rm -i -e K=v a/b:1 --flag\n```\n"))
+	f.Add([]byte("docker build -t x/y .\ndocker run -i --rm x/y\n"))
+	f.Add([]byte("docker run -d -p 80:80 a/b\n`ghcr.io/o/r` and docker run \\\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		uses, _ := imagesIn(data, map[string]string{})
+		for _, u := range uses {
+			if len(u.args) < 4 || u.args[0] != "run" || u.args[1] != "-i" || u.args[2] != "--rm" {
+				t.Fatalf("not a stdio docker run: %q", u.args)
+			}
+			for i := 3; i < len(u.args) && strings.HasPrefix(u.args[i], "-"); i += 2 { // docker's own flags, each with its value
+				if a := u.args[i]; a == "-d" || a == "--detach" {
+					t.Fatalf("detached: %q", u.args)
+				}
+			}
+		}
+	})
+}

@@ -50,6 +50,7 @@ type run struct {
 	readme   map[string][]byte // README and docs texts already read
 	pkgs     []*packageJSON    // package.json files read (ownership, manifests)
 	pkgsRead bool
+	advice   string // what to do when nothing is found, from the step that knows
 }
 
 func (r *run) note(step, source string, found bool, format string, args ...any) {
@@ -127,6 +128,7 @@ func (r *run) github(ctx context.Context) (*Result, error) {
 		{StepOwnership, r.ownershipStep},
 		{StepReadme, r.readmeStep},
 		{StepManifest, r.manifestStep},
+		{StepContainer, r.containerStep},
 	} {
 		if step.name == StepMonorepo {
 			// Several servers, one folder each: one of them only when picked.
@@ -806,7 +808,7 @@ func goServer(name, pkg, version string) canonical.Server {
 func (r *run) pluginStep(ctx context.Context) (*Result, error) {
 	if len(r.opts.Plugins) == 0 {
 		r.note(StepPlugin, "", false, "no resolver plugin configured (resolver \"NAME\" { command = [...] } in the store)")
-		return nil, &NotFoundError{Input: r.in, Evidence: r.evidence}
+		return nil, &NotFoundError{Input: r.in, Evidence: r.evidence, Advice: r.advice}
 	}
 	var failure *PluginError
 	for _, p := range r.opts.Plugins {
@@ -856,7 +858,7 @@ func (r *run) pluginStep(ctx context.Context) (*Result, error) {
 		failure.Evidence = r.evidence
 		return nil, failure
 	}
-	return nil, &NotFoundError{Input: r.in, Evidence: r.evidence}
+	return nil, &NotFoundError{Input: r.in, Evidence: r.evidence, Advice: r.advice}
 }
 
 // mergeInputs adds the plugin's declared inputs to those found in its entry.
@@ -1016,7 +1018,7 @@ func (r *run) decide(step string, groups []group) (*Result, error) {
 	g := groups[0]
 	cands := g.cands
 	if len(cands) == 0 {
-		return nil, &NotFoundError{Input: r.in, Evidence: r.evidence}
+		return nil, &NotFoundError{Input: r.in, Evidence: r.evidence, Advice: r.advice}
 	}
 	if pick != "" && len(groups) == 1 && groupMatches(g, pick) {
 		pick = "" // the pick names the one server there is

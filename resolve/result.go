@@ -18,6 +18,7 @@ const (
 	StepOwnership  = "ownership"   // package.json mcpName / README mcp-name: -> registry
 	StepReadme     = "readme"      // configuration snippets in the README and docs
 	StepManifest   = "manifest"    // package.json bin, pyproject scripts, go.mod
+	StepContainer  = "container"   // a Dockerfile, with the published image the README names
 	StepPlugin     = "plugin"      // external resolver commands
 )
 
@@ -130,6 +131,9 @@ func (r *Result) MissingInputs(values map[string]string, lookupEnv func(string) 
 type NotFoundError struct {
 	Input    Input
 	Evidence []Step
+	// Advice replaces the general advice when a step knows better (a
+	// Dockerfile without a published image: build it).
+	Advice string
 }
 
 func (e *NotFoundError) Error() string {
@@ -139,7 +143,7 @@ func (e *NotFoundError) Error() string {
 	for _, s := range e.Evidence {
 		b.WriteString("\n  " + s.String())
 	}
-	b.WriteString("\n" + notFoundAdvice)
+	b.WriteString("\n" + firstNonEmpty(e.Advice, notFoundAdvice))
 	return b.String()
 }
 
@@ -147,7 +151,7 @@ const notFoundAdvice = "add the server by hand (mcpsync add NAME -- COMMAND ARGS
 
 // Short is the message without the evidence, for when it was shown already.
 func (e *NotFoundError) Short() string {
-	return fmt.Sprintf("no MCP server found for %s; %s", e.Input.String(), notFoundAdvice)
+	return fmt.Sprintf("no MCP server found for %s; %s", e.Input.String(), firstNonEmpty(e.Advice, notFoundAdvice))
 }
 
 // AmbiguousError says that a repository holds several servers and the
