@@ -673,3 +673,18 @@ func TestGoReleasePinning(t *testing.T) {
 		})
 	}
 }
+
+// A server resolved from a repository's folder is named after what its
+// server.json says, else after the folder: never after the repository.
+func TestFolderServerName(t *testing.T) {
+	e := newEnv(t, repo("acme", "servers",
+		"src/seqthink/server.json", `{"name": "io.github.acme/server-sequential-thinking", "version": "1.0.0",
+		 "packages": [{"registryType": "npm", "identifier": "@acme/seq", "version": "1.0.0", "transport": {"type": "stdio"}}]}`,
+		"src/git/pyproject.toml", "[project]\nname = \"acme-git\"\n[project.scripts]\nacme-git = \"g:main\"\n"))
+	if got := e.must(t, "https://github.com/acme/servers/tree/main/src/seqthink").Server.Name; got != "sequential-thinking" {
+		t.Errorf("named %q, want sequential-thinking (its server.json)", got)
+	}
+	if got := e.must(t, "https://github.com/acme/servers/tree/main/src/git").Server.Name; got != "git" {
+		t.Errorf("named %q, want git (its folder)", got)
+	}
+}

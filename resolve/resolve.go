@@ -270,11 +270,15 @@ func (r *run) registryByRepo(ctx context.Context) ([]group, error) {
 // registryGroup builds the candidates of one registry entry.
 func (r *run) registryGroup(s regServer, several bool) group {
 	name := r.defaultName()
-	if several && r.opts.Name == "" {
+	switch {
+	case r.opts.Name != "":
+	case several:
 		name = ShortName(s.json.Name)
 		if sf := s.subfolder(); sf != "" {
 			name = ShortName(path.Base(sf))
 		}
+	case r.in.Subdir != "" && ShortName(s.json.Name) != "server":
+		name = ShortName(s.json.Name) // the folder's server, as its entry names it
 	}
 	cands, notes := s.json.Candidates(BuildOptions{Name: name, Values: r.opts.Inputs})
 	detail := fmt.Sprintf("%s version %s", s.json.Name, firstNonEmpty(s.json.Version, "?"))
@@ -348,7 +352,9 @@ func (r *run) serverJSONStep(ctx context.Context) ([]group, error) {
 			fileDir = ""
 		}
 		name := r.defaultName()
-		if len(found) > 1 && r.opts.Name == "" {
+		// Several servers, or one in the folder asked for: each is named as
+		// its server.json says (src/seqthink → sequential-thinking).
+		if (len(found) > 1 || r.in.Subdir != "") && r.opts.Name == "" && ShortName(sj.Name) != "server" {
 			name = ShortName(sj.Name)
 		}
 		cands, notes := sj.Candidates(BuildOptions{Name: name, Values: r.opts.Inputs})
