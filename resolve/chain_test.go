@@ -688,3 +688,40 @@ func TestFolderServerName(t *testing.T) {
 		t.Errorf("named %q, want git (its folder)", got)
 	}
 }
+
+// A README that shows several different servers, none of them the
+// repository's own (the reference servers' README, here without the
+// folders), lists them; one that shows its own server beside others, or
+// one server for several clients, is one server.
+func TestReadmeOfSeveralServers(t *testing.T) {
+	list := "```json\n{\"mcpServers\": {\n" +
+		"  \"memory\": {\"command\": \"npx\", \"args\": [\"-y\", \"@modelcontextprotocol/server-memory\"]},\n" +
+		"  \"git\": {\"command\": \"uvx\", \"args\": [\"mcp-server-git\", \"--repository\", \"path/to/git/repo\"]},\n" +
+		"  \"github\": {\"command\": \"docker\", \"args\": [\"run\", \"-i\", \"--rm\", \"ghcr.io/github/github-mcp-server\", \"stdio\"]}\n}}\n```\n"
+	e := newEnv(t, repo("acme", "servers", "README.md", "# Servers\n\n"+list),
+		repo("acme", "git-tools", "README.md", "# git tools\n\n"+list),
+		repo("acme", "weather", "README.md", "```json\n{\"mcpServers\": {\"weather\": {\"command\": \"npx\", \"args\": [\"-y\", \"acme-weather@1\"]}}}\n```\n"+
+			"```json\n{\"servers\": {\"forecast\": {\"command\": \"npx\", \"args\": [\"-y\", \"acme-weather\"]}}}\n```\n"+
+			"```json\n{\"mcpServers\": {\"weather\": {\"command\": \"docker\", \"args\": [\"run\", \"-i\", \"--rm\", \"acme/weather\"]}}}\n```\n"))
+	_, err := e.resolve(t, "acme/servers")
+	var amb *resolve.AmbiguousError
+	if !errors.As(err, &amb) {
+		t.Fatalf("err = %v, want the README's servers listed", err)
+	}
+	var ids []string
+	for _, c := range amb.Candidates {
+		ids = append(ids, c.ID)
+	}
+	if strings.Join(ids, " ") != "memory git github" {
+		t.Errorf("servers %v, want memory git github", ids)
+	}
+	e.opts.Pick = "git"
+	wantCommand(t, e.must(t, "acme/servers"), "uvx", "mcp-server-git", "--repository", "${REPOSITORY}")
+	e.opts.Pick = ""
+	// git-tools: its own server (git) is among them, so it is chosen as before
+	if res := e.must(t, "acme/git-tools"); res.Server.Command == "" {
+		t.Fatal("no server")
+	}
+	// one server for several clients, under two names but one package
+	wantCommand(t, e.must(t, "acme/weather"), "npx", "-y", "acme-weather@1")
+}

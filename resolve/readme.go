@@ -118,8 +118,13 @@ func ReadmeCandidates(text []byte, opts ReadmeOptions) ([]Candidate, []string) {
 				windows++ // the same entry for native Windows; adapters add cmd /c back themselves
 				continue
 			}
+			entry := s.Name
+			if entry == opts.Name {
+				entry = "" // not named by the snippet
+			}
 			s.Name = opts.Name
 			c := snippetCandidate(s, StepReadme, opts.Values)
+			c.Entry = entry
 			c.Line = line
 			c.Source = opts.File + ":" + strconv.Itoa(line)
 			c.Note = how

@@ -553,6 +553,10 @@ func (r *run) readmeStep(ctx context.Context) ([]group, error) {
 		r.note(StepReadme, "", false, "no configuration snippet in %s", plural(looked, "README or docs file"))
 		return nil, nil
 	}
+	if groups := r.readmeServers(all); len(groups) > 1 {
+		r.note(StepReadme, "", true, "%s shows %d different servers, none named after the repository", plural(looked, "file"), len(groups))
+		return groups, nil
+	}
 	goCands, err := r.goBesideReadme(ctx, dir, name, all)
 	if err != nil {
 		return nil, err
@@ -561,6 +565,96 @@ func (r *run) readmeStep(ctx context.Context) ([]group, error) {
 	rankCandidates(all)
 	r.note(StepReadme, all[0].Source, true, "%s in %s: best %s", plural(len(all), "snippet"), plural(looked, "file"), CommandLine(all[0].Server))
 	return []group{{id: name, name: name, source: all[0].Source, cands: all}}, nil
+}
+
+// readmeServers splits a repository root's README candidates into the
+// servers they run, when they run several and none is the repository's
+// own: a README that lists servers (a collection's, an awesome list) is
+// not one server. Snippets are the same server when they give the entry
+// the same name or run the same package; hosted endpoints do not count.
+// It returns nil when the README shows one server (or its own among others).
+func (r *run) readmeServers(cands []Candidate) []group {
+	if r.in.Subdir != "" || len(cands) < 2 {
+		return nil
+	}
+	parent := make([]int, len(cands))
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		if parent[i] != i {
+			parent[i] = find(parent[i])
+		}
+		return parent[i]
+	}
+	byKey := map[string]int{}
+	for i, c := range cands {
+		if c.Runner == "remote" {
+			continue
+		}
+		keys := []string{"pkg:" + ShortName(identityOf(c))}
+		if c.Entry != "" {
+			keys = append(keys, "name:"+ShortName(c.Entry))
+		}
+		for _, k := range keys {
+			if j, ok := byKey[k]; ok {
+				parent[find(i)] = find(j)
+			} else {
+				byKey[k] = i
+			}
+		}
+	}
+	repo := ShortName(r.in.Repo)
+	order := []int{}
+	members := map[int][]Candidate{}
+	for i, c := range cands {
+		if c.Runner == "remote" {
+			continue
+		}
+		root := find(i)
+		if _, ok := members[root]; !ok {
+			order = append(order, root)
+		}
+		members[root] = append(members[root], c)
+		for _, k := range []string{ShortName(c.Entry), ShortName(identityOf(c))} {
+			if k != "" && (k == repo || strings.Contains(repo, k) || strings.Contains(k, repo)) {
+				return nil // the repository's own server is among them
+			}
+		}
+	}
+	if len(order) < 2 {
+		return nil
+	}
+	var groups []group
+	for _, root := range order {
+		cs := members[root]
+		id := ShortName(firstNonEmpty(cs[0].Entry, identityOf(cs[0])))
+		for i := range cs {
+			cs[i].Server.Name = id
+		}
+		groups = append(groups, group{id: id, name: id, source: cs[0].Source, cands: cs})
+	}
+	return groups
+}
+
+// identityOf is what a candidate runs: the package, image, program or URL.
+func identityOf(c Candidate) string {
+	switch c.Runner {
+	case "npx", "uvx", "dnx":
+		if p := packageOf(c); p != "" {
+			return p
+		}
+	case "docker":
+		if a := c.Server.Args; len(a) > 1 && a[0] == "run" {
+			if u, why := dockerRunLine(a[1:]); why == "" {
+				return imageName(u.args[len(u.args)-1-u.after])
+			}
+		}
+	case "remote":
+		return c.Server.URL
+	}
+	return programName(c.Server.Command)
 }
 
 // goBesideReadme adds, for a Go module whose README shows snippets, the

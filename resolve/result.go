@@ -76,6 +76,9 @@ type Candidate struct {
 	Source string `json:"source,omitempty"`
 	// Line is the line of the snippet it was read from (README step).
 	Line int `json:"line,omitempty"`
+	// Entry is the name the snippet gives the entry (README step), which
+	// tells one server's snippets from another's.
+	Entry string `json:"entry,omitempty"`
 	// Subfolder is the monorepo package folder the candidate belongs to.
 	Subfolder string `json:"subfolder,omitempty"`
 	// RegistryName is the server's official registry name, when known.
