@@ -120,6 +120,10 @@ const (
 const ReasonCannotExpress = "the client cannot express it"
 
 // EntryChange is the fate of one server in one target.
+// ReasonEditedByHand is why an entry is skipped that its client's user
+// changed since mcpsync wrote it (status --strict counts it as drift).
+const ReasonEditedByHand = "edited by hand since mcpsync wrote it"
+
 type EntryChange struct {
 	Name   string `json:"name"`
 	Action Action `json:"action"`
@@ -587,7 +591,7 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 			updates = append(updates, want.Name)
 			exported[want.Name] = true
 		case rec != nil:
-			tp.Entries = append(tp.Entries, EntryChange{Name: want.Name, Action: Skip, Reason: "edited by hand since mcpsync wrote it"})
+			tp.Entries = append(tp.Entries, EntryChange{Name: want.Name, Action: Skip, Reason: ReasonEditedByHand})
 			warn(have, fmt.Sprintf("edited by hand in %s since mcpsync wrote it; left alone", client),
 				"the store's definition differs from the edited entry; run with --force to overwrite the edit, "+
 					"or 'mcpsync import --from "+client+" --prefer client' to take the edit into the store")
@@ -610,7 +614,7 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 				continue
 			}
 			if managed[name].Hash != ledger.Hash(have) && !opts.Force {
-				tp.Entries = append(tp.Entries, EntryChange{Name: name, Action: Skip, Reason: "edited by hand since mcpsync wrote it"})
+				tp.Entries = append(tp.Entries, EntryChange{Name: name, Action: Skip, Reason: ReasonEditedByHand})
 				warn(have, fmt.Sprintf("not pruned: edited by hand in %s since mcpsync wrote it", client),
 					"run with --force to remove it anyway, or remove it by hand")
 				continue

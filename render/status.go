@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpsync/mcpsync/engine"
+	"github.com/mcpsync/mcpsync/internal/termsafe"
 	"github.com/mcpsync/mcpsync/sources"
 	"github.com/mcpsync/mcpsync/store"
 )
@@ -93,5 +94,16 @@ func Status(w, ew io.Writer, st *store.Store, out *engine.Status, o Paths) {
 	if out.Pending > 0 {
 		fmt.Fprintf(ew, "%s pending approval: review the diffs above, then 'mcpsync approve NAME@CONTENT' as listed (the content you reviewed, "+
 			"refused if it changed since), or 'mcpsync approve NAME...' / 'mcpsync approve --all'\n", engine.CountOf(out.Pending, "server"))
+	}
+}
+
+// Health prints status --strict: one line per problem on ew ("drift: …"),
+// or that everything is in step on w.
+func Health(w, ew io.Writer, h *engine.Health) {
+	for _, p := range h.Problems {
+		fmt.Fprintf(ew, "%s: %s\n", p.Kind, termsafe.Escape(p.Message, false))
+	}
+	if h.Healthy {
+		fmt.Fprintf(w, "healthy: %s in step, nothing pending\n", engine.CountOf(h.ManagedFiles, "managed file"))
 	}
 }
