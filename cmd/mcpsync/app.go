@@ -345,6 +345,8 @@ func (a *App) commands() []*cli.Command {
 		a.pullCommand(),
 		a.approveCommand(),
 		a.statusCommand(),
+		a.planCommand(),
+		a.applyCommand(),
 		a.sourceCommand(),
 		a.syncCommand(),
 		a.resolveCommand(),
