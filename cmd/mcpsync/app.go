@@ -347,6 +347,7 @@ func (a *App) commands() []*cli.Command {
 		a.statusCommand(),
 		a.planCommand(),
 		a.applyCommand(),
+		a.policyCommand(),
 		a.sourceCommand(),
 		a.syncCommand(),
 		a.resolveCommand(),
