@@ -46,16 +46,23 @@ type PolicyFile struct {
 
 // PolicyServers are the servers a policy lists (PolicyOptions.Source).
 func (e *Engine) PolicyServers(source string) ([]canonical.Server, error) {
+	servers, _, err := e.listedServers(source)
+	return servers, err
+}
+
+// listedServers are the store's servers and every team source's approved
+// ones, or only source's; fromSource names each one's source.
+func (e *Engine) listedServers(source string) ([]canonical.Server, map[string]string, error) {
 	st, ds, err := e.OpenStore(canonical.ScopeUser)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if ds.HasErrors() {
-		return nil, &ProblemsError{Diags: ds, Msg: e.StoreDisplay(st.Path) + " has errors; no policy was rendered"}
+		return nil, nil, &ProblemsError{Diags: ds, Msg: e.StoreDisplay(st.Path) + " has errors; nothing was rendered"}
 	}
 	d, err := desired.Load(st, e.Dirs.State)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if source != "" {
 		known := false
@@ -63,7 +70,7 @@ func (e *Engine) PolicyServers(source string) ([]canonical.Server, error) {
 			known = known || s.Name == source
 		}
 		if !known {
-			return nil, Usagef("no team source %q in %s (see 'mcpsync source list')", source, e.StoreDisplay(st.Path))
+			return nil, nil, Usagef("no team source %q in %s (see 'mcpsync source list')", source, e.StoreDisplay(st.Path))
 		}
 	}
 	var out []canonical.Server
@@ -73,9 +80,9 @@ func (e *Engine) PolicyServers(source string) ([]canonical.Server, error) {
 		}
 	}
 	if source != "" && len(out) == 0 {
-		return nil, fmt.Errorf("team source %s has no approved server: pull it and approve its servers first (mcpsync pull %s; mcpsync approve --all)", source, source)
+		return nil, nil, fmt.Errorf("team source %s has no approved server: pull it and approve its servers first (mcpsync pull %s; mcpsync approve --all)", source, source)
 	}
-	return out, nil
+	return out, d.FromSource, nil
 }
 
 // policyEncoder spells servers as mcpsync writes them into each client's

@@ -348,6 +348,7 @@ func (a *App) commands() []*cli.Command {
 		a.planCommand(),
 		a.applyCommand(),
 		a.policyCommand(),
+		a.registryCommand(),
 		a.sourceCommand(),
 		a.syncCommand(),
 		a.resolveCommand(),

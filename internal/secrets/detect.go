@@ -769,3 +769,8 @@ func HighEntropy(run string) bool {
 		return h >= 3.6
 	}
 }
+
+// SecretName reports whether a variable or field name says that its value
+// is a secret (API_KEY, --token, accessToken), for callers that describe a
+// value they do not have.
+func SecretName(name string) bool { return secretName(name) }
