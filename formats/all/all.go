@@ -58,6 +58,7 @@ func NewRegistry(opts Options) *formats.Registry {
 	// <<< codex
 	r.Register(continuedev.Adapter(), builtin)
 	r.Register(copilot.Adapter(), builtin)
+	r.Register(plain("crush"), builtin)
 	r.Register(plain("cursor"), builtin)
 	r.Register(plain("devin"), builtin)
 	r.Register(gemini.Adapter(), builtin)
