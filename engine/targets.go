@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/mcpsync/mcpsync/canonical"
@@ -122,6 +123,7 @@ type Skip struct {
 func ExportTargets(adapters []formats.Adapter, env formats.Env, scope canonical.Scope, fromAll bool) ([]emitters.Target, []Skip) {
 	var targets []emitters.Target
 	var skipped []Skip
+	claimed := sharedUserDirs(adapters, env)
 	for _, ad := range adapters {
 		locs := formats.Locate(ad, env)
 		var candidates []formats.Location
@@ -145,7 +147,7 @@ func ExportTargets(adapters []formats.Adapter, env formats.Env, scope canonical.
 			continue
 		}
 		if fromAll {
-			if ok, why := ClientDetected(locs, env); !ok {
+			if ok, why := ClientDetected(locs, env, claimed...); !ok {
 				skipped = append(skipped, Skip{ad.ID(), "not detected (" + why + "); name it in --to to create its file", true})
 				continue
 			}
@@ -164,13 +166,18 @@ func ExportTargets(adapters []formats.Adapter, env formats.Env, scope canonical.
 
 // ClientDetected reports whether the client seems installed: one of its
 // files exists, or the client's own directory does (~/.cursor, ~/.codex,
-// ~/.config/opencode), not just a shared one such as the home directory.
-// A read-only file does not count: it is often another client's (Copilot
-// CLI reads Claude Code's .mcp.json), or an administrator's.
-func ClientDetected(locs []formats.Location, env formats.Env) (bool, string) {
+// ~/.config/opencode), not just a shared one such as the home directory,
+// or one of alsoShared (a folder that several clients' files live in:
+// ~/.config/devin holds Devin Desktop's and Devin CLI's). A read-only file
+// does not count: it is often another client's (Copilot CLI reads Claude
+// Code's .mcp.json), or an administrator's.
+func ClientDetected(locs []formats.Location, env formats.Env, alsoShared ...string) (bool, string) {
 	shared := map[string]bool{
 		filepath.Clean(env.Home): true, filepath.Clean(env.ProjectDir): true,
 		filepath.Clean(xdg.ConfigHome(env.Get, env.Home)): true, filepath.Clean(filepath.Join(env.Home, ".config")): true,
+	}
+	for _, d := range alsoShared {
+		shared[filepath.Clean(d)] = true
 	}
 	var looked []string
 	for _, loc := range locs {
@@ -197,6 +204,32 @@ func ClientDetected(locs []formats.Location, env formats.Env) (bool, string) {
 		return false, "none of its files exists"
 	}
 	return false, "no " + strings.Join(slices.Compact(looked), ", no ")
+}
+
+// sharedUserDirs are the folders that hold the writable user files of more
+// than one client: such a folder says nothing about which one is installed.
+func sharedUserDirs(adapters []formats.Adapter, env formats.Env) []string {
+	owners := map[string]map[string]bool{}
+	for _, ad := range adapters {
+		for _, loc := range formats.Locate(ad, env) {
+			if loc.ReadOnly || loc.Scope != canonical.ScopeUser {
+				continue
+			}
+			d := filepath.Clean(filepath.Dir(loc.Path))
+			if owners[d] == nil {
+				owners[d] = map[string]bool{}
+			}
+			owners[d][ad.ID()] = true
+		}
+	}
+	var out []string
+	for d, ids := range owners {
+		if len(ids) > 1 {
+			out = append(out, d)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 func exists(path string) bool {
