@@ -62,6 +62,7 @@ func NewRegistry(opts Options) *formats.Registry {
 	r.Register(plain("cursor"), builtin)
 	r.Register(plain("devin"), builtin)
 	r.Register(plain("devin-cli"), builtin)
+	r.Register(plain("droid"), builtin)
 	r.Register(gemini.Adapter(), builtin)
 	r.Register(goose.Adapter(), builtin)
 	r.Register(plain("junie"), builtin)

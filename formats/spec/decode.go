@@ -223,7 +223,7 @@ func (r *reader) str(n jsonedit.Node, field string) (string, bool) {
 }
 
 func (r *reader) ref(n jsonedit.Node, field, s string) string {
-	d := r.a.spec.Dialect
+	d := r.a.spec.DialectFor(r.modelField(field))
 	tpl := canonical.Parse(s, d)
 	if !tpl.HasRefs() {
 		return s
@@ -234,6 +234,22 @@ func (r *reader) ref(n jsonedit.Node, field, s string) string {
 	}
 	out, _ := tpl.Render(canonical.DialectCanonical)
 	return out
+}
+
+// modelField names a client key ("arguments[1]", "environment.K") by the
+// model's field (args[1], env.K), for the placeholder_fields of a spec.
+func (r *reader) modelField(field string) string {
+	key, rest := field, ""
+	if i := strings.IndexAny(field, ".["); i >= 0 {
+		key, rest = field[:i], field[i:]
+	}
+	f := r.a.spec.Fields
+	for model, client := range map[string]string{"command": f.Command, "args": f.Args, "env": f.Env, "cwd": f.Cwd, "url": f.URL, "headers": f.Headers} {
+		if client != "" && client == key {
+			return model + rest
+		}
+	}
+	return field
 }
 
 func (r *reader) strings(n jsonedit.Node, field string) ([]string, bool) {

@@ -183,14 +183,15 @@ func object(fields []field) jsonedit.Object {
 // str spells a canonical string in the client's placeholder syntax; what
 // the client cannot express is a warning naming the server and field.
 func (e *encoder) str(s canonical.Server, field, v string) string {
-	if d := e.a.spec.Dialect; d.BareDollar {
+	d := e.a.spec.DialectFor(field)
+	if d.BareDollar {
 		e.bareDollar(s, field, v)
 	}
 	t := canonical.Parse(v, canonical.DialectCanonical)
 	if !t.HasRefs() {
 		return v
 	}
-	out, probs := t.Render(e.a.spec.Dialect)
+	out, probs := t.Render(d)
 	for _, p := range probs {
 		e.warn(s, field, "", "%s: %s", p.Ref.Text, p.Reason)
 	}
@@ -255,7 +256,7 @@ func (e *encoder) unexpanded(s canonical.Server) (field string, problem canonica
 		if !t.HasRefs() {
 			return false
 		}
-		_, probs := t.Render(e.a.spec.Dialect)
+		_, probs := t.Render(e.a.spec.DialectFor(name))
 		for _, p := range probs {
 			if p.Unexpanded {
 				field, problem, found = name, p, true
@@ -328,6 +329,9 @@ func (e *encoder) render(s canonical.Server, exists bool) (fields []field, bridg
 	if !bridged {
 		if field, ref, found := e.unexpanded(s); found {
 			why := sp.DisplayName + " expands no references"
+			if len(sp.PlaceholderFields) > 0 {
+				why = sp.DisplayName + " expands references only in " + strings.Join(sp.PlaceholderFields, " and ")
+			}
 			if ref.Ref.Kind == canonical.Builtin {
 				why = sp.DisplayName + " does not expand " + ref.Ref.Text
 			}

@@ -30,6 +30,8 @@ type clientSchema struct {
 	FormatRange       hcl.Range      `hcl:"format,attr_value_range"`
 	Placeholders      string         `hcl:"placeholders,optional"`
 	PlaceholdersRange hcl.Range      `hcl:"placeholders,attr_value_range"`
+	PlaceholderFields []string       `hcl:"placeholder_fields,optional"`
+	PlaceholderFRange hcl.Range      `hcl:"placeholder_fields,attr_value_range"`
 	Servers           hcl.Expression `hcl:"servers"`
 	Quirks            string         `hcl:"quirks,optional"`
 	QuirksRange       hcl.Range      `hcl:"quirks,attr_value_range"`
@@ -121,6 +123,10 @@ type Spec struct {
 	DisplayName string
 	Format      formats.Format
 	Dialect     canonical.Dialect
+	// PlaceholderFields, when set, are the only fields whose references the
+	// client expands (command, args, env, cwd, url, headers); elsewhere a
+	// reference reaches the server as text.
+	PlaceholderFields []string
 	// Quirks names the Go hooks the client needs ("" for none).
 	Quirks string
 	// WindowsCmd: on a Windows target, npx-style commands are written as
@@ -326,6 +332,12 @@ func build(c *clientSchema, file string, src []byte) (*Spec, canonical.Diagnosti
 		ck.errf(c.PlaceholdersRange, "known placeholder syntaxes: "+strings.Join(dialectNames(), ", "), "unknown placeholders %q", c.Placeholders)
 	}
 	s.Dialect = d
+	for _, f := range c.PlaceholderFields {
+		if !oneOf(f, "command", "args", "env", "cwd", "url", "headers") {
+			ck.errf(c.PlaceholderFRange, "name fields of the model: command, args, env, cwd, url, headers", "placeholder_fields: unknown field %q", f)
+		}
+	}
+	s.PlaceholderFields = c.PlaceholderFields
 	if s.URLWithoutType == "" {
 		s.URLWithoutType = "auto"
 	}
@@ -494,4 +506,23 @@ func (s *Spec) Known(key string) bool {
 		}
 	}
 	return false
+}
+
+// DialectFor is the placeholder syntax the client expands in a field of
+// the model ("env.API_KEY", "args[2]", "url"): its dialect, or none where
+// placeholder_fields leaves the field out.
+func (s *Spec) DialectFor(field string) canonical.Dialect {
+	if len(s.PlaceholderFields) == 0 {
+		return s.Dialect
+	}
+	name := field
+	if i := strings.IndexAny(name, ".["); i >= 0 {
+		name = name[:i]
+	}
+	for _, f := range s.PlaceholderFields {
+		if f == name {
+			return s.Dialect
+		}
+	}
+	return canonical.DialectNone
 }
