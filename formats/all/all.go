@@ -67,6 +67,7 @@ func NewRegistry(opts Options) *formats.Registry {
 	r.Register(gemini.Adapter(), builtin)
 	r.Register(goose.Adapter(), builtin)
 	r.Register(plain("junie"), builtin)
+	r.Register(plain("kilo"), builtin)
 	r.Register(plain("kiro"), builtin)
 	r.Register(plain("lm-studio"), builtin)
 	r.Register(plain("opencode"), builtin)

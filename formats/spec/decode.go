@@ -223,7 +223,7 @@ func (r *reader) str(n jsonedit.Node, field string) (string, bool) {
 }
 
 func (r *reader) ref(n jsonedit.Node, field, s string) string {
-	d := r.a.spec.DialectFor(r.modelField(field))
+	d := r.a.spec.DialectFor(r.modelField(field), r.t.loc.Scope)
 	tpl := canonical.Parse(s, d)
 	if !tpl.HasRefs() {
 		return s

@@ -183,7 +183,7 @@ func object(fields []field) jsonedit.Object {
 // str spells a canonical string in the client's placeholder syntax; what
 // the client cannot express is a warning naming the server and field.
 func (e *encoder) str(s canonical.Server, field, v string) string {
-	d := e.a.spec.DialectFor(field)
+	d := e.a.spec.DialectFor(field, e.t.loc.Scope)
 	if d.BareDollar {
 		e.bareDollar(s, field, v)
 	}
@@ -256,7 +256,7 @@ func (e *encoder) unexpanded(s canonical.Server) (field string, problem canonica
 		if !t.HasRefs() {
 			return false
 		}
-		_, probs := t.Render(e.a.spec.DialectFor(name))
+		_, probs := t.Render(e.a.spec.DialectFor(name, e.t.loc.Scope))
 		for _, p := range probs {
 			if p.Unexpanded {
 				field, problem, found = name, p, true
@@ -332,8 +332,16 @@ func (e *encoder) render(s canonical.Server, exists bool) (fields []field, bridg
 			if len(sp.PlaceholderFields) > 0 {
 				why = sp.DisplayName + " expands references only in " + strings.Join(sp.PlaceholderFields, " and ")
 			}
+			if len(sp.PlaceholderScopes) > 0 && !slices.Contains(sp.PlaceholderScopes, string(e.t.loc.Scope)) {
+				why = sp.DisplayName + " ignores a " + string(e.t.loc.Scope) + " file that holds a reference"
+			}
 			if ref.Ref.Kind == canonical.Builtin {
 				why = sp.DisplayName + " does not expand " + ref.Ref.Text
+			}
+			if len(sp.PlaceholderScopes) > 0 && !slices.Contains(sp.PlaceholderScopes, string(e.t.loc.Scope)) {
+				e.warn(s, field, unexpandedAdvice(sp.DisplayName, sp.ID, s.Name)+left,
+					"server %q is not written: %s, so %s (%s) would make %s drop the whole file", s.Name, why, field, ref.Ref.Text, sp.DisplayName)
+				return nil, false, false
 			}
 			e.warn(s, field, unexpandedAdvice(sp.DisplayName, sp.ID, s.Name)+left,
 				"server %q is not written: %s, so %s would reach the server as the text %s", s.Name, why, field, ref.Ref.Text)

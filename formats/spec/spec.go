@@ -32,6 +32,8 @@ type clientSchema struct {
 	PlaceholdersRange hcl.Range      `hcl:"placeholders,attr_value_range"`
 	PlaceholderFields []string       `hcl:"placeholder_fields,optional"`
 	PlaceholderFRange hcl.Range      `hcl:"placeholder_fields,attr_value_range"`
+	PlaceholderScopes []string       `hcl:"placeholder_scopes,optional"`
+	PlaceholderSRange hcl.Range      `hcl:"placeholder_scopes,attr_value_range"`
 	Servers           hcl.Expression `hcl:"servers"`
 	Quirks            string         `hcl:"quirks,optional"`
 	QuirksRange       hcl.Range      `hcl:"quirks,attr_value_range"`
@@ -127,6 +129,10 @@ type Spec struct {
 	// client expands (command, args, env, cwd, url, headers); elsewhere a
 	// reference reaches the server as text.
 	PlaceholderFields []string
+	// PlaceholderScopes, when set, are the only scopes whose files the
+	// client expands references in (Kilo drops a project file that holds
+	// one).
+	PlaceholderScopes []string
 	// Quirks names the Go hooks the client needs ("" for none).
 	Quirks string
 	// WindowsCmd: on a Windows target, npx-style commands are written as
@@ -338,6 +344,12 @@ func build(c *clientSchema, file string, src []byte) (*Spec, canonical.Diagnosti
 		}
 	}
 	s.PlaceholderFields = c.PlaceholderFields
+	for _, sc := range c.PlaceholderScopes {
+		if !oneOf(sc, "user", "project", "local", "managed") {
+			ck.errf(c.PlaceholderSRange, "name scopes: user, project, local, managed", "placeholder_scopes: unknown scope %q", sc)
+		}
+	}
+	s.PlaceholderScopes = c.PlaceholderScopes
 	if s.URLWithoutType == "" {
 		s.URLWithoutType = "auto"
 	}
@@ -511,7 +523,10 @@ func (s *Spec) Known(key string) bool {
 // DialectFor is the placeholder syntax the client expands in a field of
 // the model ("env.API_KEY", "args[2]", "url"): its dialect, or none where
 // placeholder_fields leaves the field out.
-func (s *Spec) DialectFor(field string) canonical.Dialect {
+func (s *Spec) DialectFor(field string, scope canonical.Scope) canonical.Dialect {
+	if len(s.PlaceholderScopes) > 0 && !slices.Contains(s.PlaceholderScopes, string(scope)) {
+		return canonical.DialectNone
+	}
 	if len(s.PlaceholderFields) == 0 {
 		return s.Dialect
 	}
