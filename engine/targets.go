@@ -207,7 +207,8 @@ func ClientDetected(locs []formats.Location, env formats.Env, alsoShared ...stri
 }
 
 // sharedUserDirs are the folders that hold the writable user files of more
-// than one client: such a folder says nothing about which one is installed.
+// than one client, or another client's folder right inside them: such a
+// folder says nothing about which one is installed.
 func sharedUserDirs(adapters []formats.Adapter, env formats.Env) []string {
 	owners := map[string]map[string]bool{}
 	for _, ad := range adapters {
@@ -224,7 +225,20 @@ func sharedUserDirs(adapters []formats.Adapter, env formats.Env) []string {
 	}
 	var out []string
 	for d, ids := range owners {
-		if len(ids) > 1 {
+		shared := len(ids) > 1
+		// A folder with another client's folder right inside it says nothing
+		// either: ~/.gemini is Gemini CLI's, and Antigravity CLI's files live
+		// in ~/.gemini/antigravity-cli. (An editor extension's storage deep
+		// inside the editor's folder, Cline's in VS Code's, is no such case:
+		// the extension is there because the editor is.)
+		for other, otherIDs := range owners {
+			if filepath.Dir(other) == d {
+				for id := range otherIDs {
+					shared = shared || !ids[id]
+				}
+			}
+		}
+		if shared {
 			out = append(out, d)
 		}
 	}

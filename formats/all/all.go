@@ -49,6 +49,7 @@ func NewRegistry(opts Options) *formats.Registry {
 	// Adapter() formats.Adapter.
 	r.Register(plain("amazonq"), builtin)
 	r.Register(plain("amp"), builtin)
+	r.Register(plain("antigravity-cli"), builtin)
 	r.Register(plain("auggie"), builtin)
 	r.Register(plain("claude-code"), builtin)
 	r.Register(plain("claude-desktop"), builtin)
