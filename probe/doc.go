@@ -41,12 +41,12 @@
 // package. Values shorter than 4 bytes are left alone; they are not
 // credentials and hiding them would garble messages.
 //
-// # JSON report (schema_version 1)
+// # JSON report (schema_version 2)
 //
 // A Report marshals to:
 //
 //	{
-//	  "schema_version": 1,
+//	  "schema_version": 2,
 //	  "servers": [ <result>, ... ],          // in the order given
 //	  "summary": {"total": 3, "ready": 1, "degraded": 1, "failed": 1, "skipped": 0},
 //	  "elapsed_ms": 812.4
@@ -61,6 +61,7 @@
 //	  "target": "npx -y @modelcontextprotocol/server-github",  // command line or URL, scrubbed
 //	  "origin": "mcpsync.hcl:3:1",           // where the entry is defined, when known
 //	  "protocol": "2025-11-25",              // negotiated protocol version
+//	  "stateless": true,                     // 2026-07-28 or later: server/discover, no session
 //	  "server_info": {"name": "github-mcp", "version": "1.2.0"},
 //	  "tools": ["create_issue", "search_code"],   // always an array
 //	  "latency_ms": 640.2,                   // start to tools listed (last attempt)
@@ -77,9 +78,12 @@
 //
 // Categories (stable; see the Category constants): command_not_found,
 // spawn_failed, exited, init_timeout, auth_failed, connection_refused,
-// host_not_found, tls_error, protocol_error, unsupported_transport,
+// host_not_found, tls_error, protocol_error, version_mismatch, unsupported_transport,
 // missing_required_tools (state degraded), missing_env,
 // cwd_outside_project, invalid_config, canceled; for state skipped:
 // disabled, transport_excluded. New fields and categories may be added
 // without changing schema_version; renaming or removing one changes it.
+// Version 2 (2026-12): "stateless" beside "protocol", and a server that
+// speaks only revisions the probe does not know is version_mismatch, no
+// longer protocol_error.
 package probe

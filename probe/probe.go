@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -224,6 +225,7 @@ func One(ctx context.Context, s canonical.Server, opts Options) Result {
 
 	res.Latency = out.attempt.Latency
 	res.Protocol = out.protocol
+	res.Stateless = mcp.IsModernProtocol(out.protocol)
 	res.ServerInfo = out.info
 	res.Tools = out.tools
 	res.HTTPStatus = out.attempt.HTTPStatus
@@ -399,6 +401,8 @@ func probeStdio(ctx context.Context, sp *spec, opts Options) outcome {
 			hint = "its last stderr lines are shown; " + hint
 		}
 		out.fail(failure{cat: Exited, msg: fmt.Sprintf("the server %s before answering %s", how, stage), hint: hint})
+	case isVersionMismatch(err):
+		out.fail(versionMismatch(err))
 	case errors.Is(err, transport.ErrTransportClosed):
 		out.fail(failure{cat: ProtocolError, msg: "the server closed its output during " + stage + " but kept running",
 			hint: "a stdio server must keep stdout open and write only JSON-RPC messages to it"})
@@ -497,4 +501,34 @@ func orNone(s string) string {
 		return "no tools"
 	}
 	return s
+}
+
+func isVersionMismatch(err error) bool {
+	var uv mcp.UnsupportedProtocolVersionError
+	return errors.As(err, &uv)
+}
+
+// versionMismatch says which protocol revisions the server and the probe
+// speak, when they share none.
+func versionMismatch(err error) failure {
+	var uv mcp.UnsupportedProtocolVersionError
+	errors.As(err, &uv)
+	ours := mcp.ValidProtocolVersions
+	msg := fmt.Sprintf("the server speaks MCP protocol %s, which the probe does not (it speaks %s to %s)",
+		firstNonEmptyStr(uv.Version, "of an unknown revision"), ours[len(ours)-1], ours[0])
+	if len(uv.Supported) > 0 {
+		msg = fmt.Sprintf("the server supports MCP protocol %s only; the probe speaks %s to %s",
+			strings.Join(uv.Supported, ", "), ours[len(ours)-1], ours[0])
+	}
+	return failure{cat: VersionMismatch, msg: msg,
+		hint: "update the server (or mcpsync, when the server is newer): clients of this generation cannot talk to it"}
+}
+
+func firstNonEmptyStr(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
 }

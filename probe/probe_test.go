@@ -133,9 +133,9 @@ func TestHandshakeProtocols(t *testing.T) {
 func TestBadProtocolVersion(t *testing.T) {
 	t.Parallel()
 	r := One(t.Context(), fixture(t, "bad", "-mode", "bad-protocol"), testOptions(t))
-	wantState(t, r, Failed, ProtocolError)
-	if !strings.Contains(r.Message, "initialize") {
-		t.Errorf("message %q does not name the step", r.Message)
+	wantState(t, r, Failed, VersionMismatch)
+	if !strings.Contains(r.Message, "1999-01-01") || !strings.Contains(r.Message, "2026-07-28") {
+		t.Errorf("message %q does not name the server's version and the ones the probe speaks", r.Message)
 	}
 }
 
@@ -611,7 +611,7 @@ func TestJSONShape(t *testing.T) {
 	if err := json.Unmarshal([]byte(mustJSON(t, rep)), &got); err != nil {
 		t.Fatal(err)
 	}
-	if got["schema_version"] != float64(1) || got["elapsed_ms"] != 1.5 {
+	if got["schema_version"] != float64(2) || got["elapsed_ms"] != 1.5 {
 		t.Errorf("report %v", got)
 	}
 	servers := got["servers"].([]any)

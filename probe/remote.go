@@ -96,6 +96,8 @@ func remoteFailure(err error, rec *recorder, sp *spec, stage string, timedOut bo
 			"the server's certificate is not trusted here; fix the certificate or add its CA to the system trust store", 0, false}
 	case errors.As(cause, &recordErr):
 		return failure{TLSError, fmt.Sprintf("%s does not speak TLS", host), "use http:// instead of https:// for this server", 0, false}
+	case isVersionMismatch(err):
+		return versionMismatch(err)
 	case timedOut:
 		return failure{InitTimeout, fmt.Sprintf("no answer to %s from %s within %s", stage, host, sp.timeout),
 			"raise --timeout, or set the server's startup timeout in its config", last, false}

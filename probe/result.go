@@ -9,7 +9,7 @@ import (
 
 // SchemaVersion is the version of the JSON report. It changes only when a
 // field is renamed or removed or its meaning changes; new fields keep it.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // State is the outcome of one probe.
 type State string
@@ -51,6 +51,10 @@ const (
 	// ProtocolError: the server answered, but not as an MCP server should
 	// (bad JSON-RPC, an unknown protocol version, an unexpected HTTP status).
 	ProtocolError Category = "protocol_error"
+	// VersionMismatch: the server speaks only MCP protocol revisions the
+	// probe does not (an unknown version in its initialize answer, or
+	// -32022 UnsupportedProtocolVersion to server/discover).
+	VersionMismatch Category = "version_mismatch"
 	// UnsupportedTransport: the probe cannot speak the server's transport.
 	UnsupportedTransport Category = "unsupported_transport"
 	// MissingRequiredTools: the server works but lacks a tool the run requires.
@@ -109,8 +113,11 @@ type Result struct {
 	// Target is the command line or URL that was probed, scrubbed.
 	Target string `json:"target,omitempty"`
 	// Origin is where the server is defined (file:line:col), when known.
-	Origin     string        `json:"origin,omitempty"`
-	Protocol   string        `json:"protocol,omitempty"`
+	Origin   string `json:"origin,omitempty"`
+	Protocol string `json:"protocol,omitempty"`
+	// Stateless says the server speaks the stateless protocol of
+	// 2026-07-28 and later (server/discover; no initialize, no session).
+	Stateless  bool          `json:"stateless,omitempty"`
 	ServerInfo *ServerInfo   `json:"server_info,omitempty"`
 	Tools      []string      `json:"tools"`
 	Latency    time.Duration `json:"-"`

@@ -23,7 +23,7 @@ var stateLook = map[probe.State]struct{ symbol, style string }{
 // that is not ready, then a summary line.
 func ProbeReport(w io.Writer, rep probe.Report, servers []canonical.Server, o Paths) {
 	tw := NewTable(w, o.Color)
-	fmt.Fprintln(tw, Style(o.Color).Paint(Bold, "  SERVER\tSTATE\tTRANSPORT\tTOOLS\tLATENCY\tDETAIL"))
+	fmt.Fprintln(tw, Style(o.Color).Paint(Bold, "  SERVER\tSTATE\tTRANSPORT\tPROTOCOL\tTOOLS\tLATENCY\tDETAIL"))
 	for _, r := range rep.Results {
 		look := stateLook[r.State]
 		tools, latency := "-", "-"
@@ -33,8 +33,8 @@ func ProbeReport(w io.Writer, rep probe.Report, servers []canonical.Server, o Pa
 		if len(r.Attempts) > 0 {
 			latency = formatLatency(r.Latency)
 		}
-		fmt.Fprintf(tw, "%s %s\t%s\t%s\t%s\t%s\t%s\n", Style(o.Color).Paint(look.style, look.symbol), r.Server,
-			Style(o.Color).Paint(look.style, string(r.State)), r.Transport, tools, latency, probeDetail(r))
+		fmt.Fprintf(tw, "%s %s\t%s\t%s\t%s\t%s\t%s\t%s\n", Style(o.Color).Paint(look.style, look.symbol), r.Server,
+			Style(o.Color).Paint(look.style, string(r.State)), r.Transport, protocolLabel(r), tools, latency, probeDetail(r))
 	}
 	tw.Flush()
 
@@ -70,6 +70,19 @@ func ProbeReport(w io.Writer, rep probe.Report, servers []canonical.Server, o Pa
 	s := rep.Summary
 	fmt.Fprintf(w, "\n%d server%s: %d ready, %d degraded, %d failed, %d skipped (%s)\n",
 		s.Total, plural(s.Total), s.Ready, s.Degraded, s.Failed, s.Skipped, formatLatency(rep.Elapsed))
+}
+
+// protocolLabel is the MCP revision the server spoke: 2026-07-28+ is the
+// stateless protocol (server/discover, no session), earlier ones the
+// initialize handshake.
+func protocolLabel(r probe.Result) string {
+	switch {
+	case r.Protocol == "":
+		return "-"
+	case r.Stateless:
+		return r.Protocol + " stateless"
+	}
+	return r.Protocol
 }
 
 func targetLabel(t canonical.Transport) string {
