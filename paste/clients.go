@@ -30,6 +30,11 @@ type clientKnowledge struct {
 	spellings map[string]canonical.Transport
 }
 
+// mirrorsShape are the clients whose files copy another client's format
+// exactly: Visual Studio reads VS Code's mcp.json ("servers"), so a pasted
+// {"servers": …} is still read as VS Code's, with its inputs.
+var mirrorsShape = map[string]string{"visual-studio": "vscode"}
+
 var known = sync.OnceValue(func() *clientKnowledge {
 	return newKnowledge(all.Shapes())
 })
@@ -43,6 +48,9 @@ func newKnowledge(shapes []formats.Shape) *clientKnowledge {
 	owners := map[string][]string{}
 	for _, sh := range shapes {
 		k.shapes[sh.Client] = sh
+		if mirrorsShape[sh.Client] != "" {
+			continue // its shape is another client's: a paste names that one
+		}
 		for _, p := range sh.Servers {
 			if len(p) == 1 && p[0] != "mcp" && !slices.Contains(owners[p[0]], sh.Client) {
 				owners[p[0]] = append(owners[p[0]], sh.Client)

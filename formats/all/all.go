@@ -74,6 +74,7 @@ func NewRegistry(opts Options) *formats.Registry {
 	r.Register(plain("opencode"), builtin)
 	r.Register(qwen.Adapter(), builtin)
 	r.Register(plain("roo"), builtin)
+	r.Register(plain("visual-studio"), builtin)
 	r.Register(vscode.Adapter(), builtin)
 	r.Register(plain("windsurf"), builtin)
 	r.Register(zed.Adapter(), builtin)

@@ -44,6 +44,7 @@ var userFilesPerOS = []struct{ os, client, path, source string }{
 	{"windows", "opencode", `C:\Users\u\.config\opencode\config.json`, "the client spec's own locations (home-relative on every OS)"},
 	{"windows", "qwen", `C:\Users\u\.qwen\settings.json`, "the client spec's own locations (home-relative on every OS)"},
 	{"windows", "roo", `C:\Users\u\AppData\Roaming\Code\User\globalStorage\rooveterinaryinc.roo-cline\settings\mcp_settings.json`, "Roo Code: the VS Code user dir globalStorage/rooveterinaryinc.roo-cline (as Cline)"},
+	{"windows", "visual-studio", `C:\Users\u\.mcp.json`, "visual-studio.hcl: MicrosoftDocs visualstudio-docs mcp-servers.md: %USERPROFILE%\\.mcp.json"},
 	{"windows", "vscode", `C:\Users\u\AppData\Roaming\Code\User\mcp.json`, "clients.md \"VS Code\" user: macOS ~/Library/Application Support/Code/User, Win %APPDATA%\\Code\\User"},
 	{"windows", "vscode", `C:\Users\u\AppData\Roaming\Code\User\settings.json`, "clients.md \"VS Code\" user: macOS ~/Library/Application Support/Code/User, Win %APPDATA%\\Code\\User"},
 	{"windows", "windsurf", `C:\Users\u\.codeium\windsurf\mcp_config.json`, "clients.md \"Windsurf\": ~/.codeium/windsurf/mcp_config.json (Win %USERPROFILE%)"},

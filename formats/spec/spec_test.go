@@ -16,7 +16,7 @@ import (
 func TestBuiltinSources(t *testing.T) {
 	ids := spec.BuiltinIDs()
 	if !slices.Equal(ids, []string{"amazonq", "amp", "antigravity-cli", "auggie", "claude-code", "claude-desktop", "cline", "cline-cli", "copilot", "crush", "cursor", "devin", "devin-cli", "droid",
-		"gemini", "junie", "kilo", "kiro", "lm-studio", "opencode", "qwen", "roo", "vscode", "windsurf", "zed"}) {
+		"gemini", "junie", "kilo", "kiro", "lm-studio", "opencode", "qwen", "roo", "visual-studio", "vscode", "windsurf", "zed"}) {
 		t.Errorf("BuiltinIDs = %v", ids)
 	}
 	for _, id := range ids {
