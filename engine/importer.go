@@ -152,6 +152,18 @@ func (e *Engine) planImport(run *ImportRun) error {
 	if err != nil {
 		return err
 	}
+	if owner, ok := ad.(formats.ClientOwner); ok {
+		// The app's own entries stay in its file and out of the store.
+		kept := incoming.Servers[:0:0]
+		for _, srv := range incoming.Servers {
+			if why := owner.OwnedByClient(srv); why != "" {
+				run.Notes = append(run.Notes, fmt.Sprintf("left alone: %s (%s)", srv.Name, why))
+				continue
+			}
+			kept = append(kept, srv)
+		}
+		incoming.Servers = kept
+	}
 	st, ds, err := e.OpenStore(StoreScope(o.Scope))
 	run.Diags = append(run.Diags, ds...)
 	if err != nil {

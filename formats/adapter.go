@@ -75,6 +75,15 @@ type Env struct {
 	ReadDir func(dir string) []string
 }
 
+// ClientOwner is an adapter whose client writes some entries of its own
+// file itself (Codex Desktop's node_repl): they are the app's, not the
+// user's servers, so sync never spreads them to other clients and import
+// never takes them into the store; they stay in the file as they are.
+// OwnedByClient says why srv is such an entry, or "".
+type ClientOwner interface {
+	OwnedByClient(srv canonical.Server) string
+}
+
 // LeftAloner is an adapter that can say which entries of a file it leaves
 // alone because they are not servers mcpsync can move (a Zed extension's
 // settings): import names them, where they would otherwise vanish without

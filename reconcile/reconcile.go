@@ -529,8 +529,12 @@ func allNames(opts Options, sides []*side, db *ledger.State) []string {
 		}
 	}
 	for _, sd := range sides {
-		for _, n := range sd.tp.Current.Names() {
-			set[n] = true
+		owner, _ := sd.tp.Target.Adapter.(formats.ClientOwner)
+		for _, srv := range sd.tp.Current.Servers {
+			if owner != nil && owner.OwnedByClient(srv) != "" {
+				continue // the app's own entry: it stays where it is, synced nowhere
+			}
+			set[srv.Name] = true
 		}
 	}
 	for _, n := range db.BaseNames(storePath) {

@@ -27,6 +27,7 @@
 package codex
 
 import (
+	"strings"
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
@@ -102,3 +103,18 @@ func (adapter) Shape() formats.Shape {
 
 // Aliases implements formats.Aliaser.
 func (adapter) Aliases() []string { return []string{"codex-cli"} }
+
+// OwnedByClient implements formats.ClientOwner: Codex Desktop adds
+// [mcp_servers.node_repl] itself, running its own bundled node, and puts it
+// back when it is removed; it is not a server to sync elsewhere.
+func (adapter) OwnedByClient(srv canonical.Server) string {
+	if srv.Name != "node_repl" || srv.Transport != canonical.Stdio {
+		return ""
+	}
+	for _, part := range append([]string{srv.Command}, srv.Args...) {
+		if strings.Contains(strings.ToLower(part), "codex") {
+			return "Codex Desktop writes node_repl itself and runs it with its own node"
+		}
+	}
+	return ""
+}
