@@ -48,6 +48,9 @@ const (
 	WorldReadableSecret Kind = "world_readable_secret"
 	// UnsetReference: a reference to a variable that is not set here.
 	UnsetReference Kind = "unset_reference"
+	// UnapprovedReference: a reference the client expands only once the
+	// user approves the variable in the client's own settings (Kiro).
+	UnapprovedReference Kind = "unapproved_reference"
 	// Drift: a server defined differently in two clients, or in a client
 	// and the store.
 	Drift Kind = "drift"

@@ -116,6 +116,7 @@ func Run(o Options) *Report {
 			checkedPaths[loc.Path] = true
 			fs, set := CheckFile(FileInput{Adapter: ad, Location: loc, Data: data, Mode: mode, LookupEnv: o.LookupEnv,
 				ImportHint: importHint(ad.ID(), loc, o.Env)})
+			fs = append(fs, unapprovedFindings(ad, loc, set, o.Env)...)
 			for i := range fs {
 				if fs[i].File == loc.Path {
 					fs[i].Root = loc.Root

@@ -177,6 +177,7 @@ func (e *Engine) planExport(run *ExportRun, o ExportOptions, st *store.Store, ad
 		Encode:    formats.EncodeOptions{OS: o.GOOS, BridgeRemote: o.BridgeRemote, PromptInputs: o.PromptInputs},
 	})
 	run.Plan.Diags = append(run.Plan.Diags, e.lostExtras(run.Plan)...)
+	run.Plan.Diags = append(run.Plan.Diags, e.unapprovedRefs(run.Plan, env)...)
 	run.Plan.Diags.Sort()
 	return nil
 }

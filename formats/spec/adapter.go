@@ -341,3 +341,17 @@ func underHomeOrProject(path string, env formats.Env, scope canonical.Scope) boo
 	}
 	return false
 }
+
+// Approvals is the client's list of variables it may expand, when it keeps
+// one (approved_references).
+func (a *Adapter) Approvals(env formats.Env) (formats.Approvals, bool) {
+	ap := a.spec.Approved
+	if ap == nil {
+		return formats.Approvals{}, false
+	}
+	p, err := evalPath(ap.path, env, env.ProjectDir)
+	if err != nil || p == "" {
+		return formats.Approvals{}, false
+	}
+	return formats.Approvals{Path: p, Key: ap.Key, How: ap.How}, true
+}

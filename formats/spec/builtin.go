@@ -140,3 +140,10 @@ func (l *lazyAdapter) EntrySpan(loc formats.Location, data []byte, name string) 
 
 // Spec returns the parsed spec.
 func (l *lazyAdapter) Spec() *Spec { return l.get().Spec() }
+
+var _ formats.ApprovalsReader = (*lazyAdapter)(nil)
+
+// Approvals implements formats.ApprovalsReader.
+func (l *lazyAdapter) Approvals(env formats.Env) (formats.Approvals, bool) {
+	return l.get().Approvals(env)
+}

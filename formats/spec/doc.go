@@ -37,6 +37,12 @@
 //	                                      # name is in several scopes, first wins
 //	  precedence_note  = "My Editor's project file wins on a name clash"
 //
+//	  approved_references {               # the client expands only the variables
+//	    path = "${home}/.my-editor/settings.json"  # listed in a setting of its own
+//	    key  = "myEditor.approvedEnvVars" # flat dotted member or nested objects
+//	    how  = "approve it in My Editor's settings"
+//	  }                                   # export and doctor warn about the others
+//
 //	  location "user" {                   # scope: user | project | local | managed
 //	    os          = ["linux", "darwin"] # default: every OS
 //	    path        = "${env("MY_EDITOR_HOME", "${home}/.my-editor")}/mcp.json"

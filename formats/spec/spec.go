@@ -53,6 +53,16 @@ type clientSchema struct {
 	Transports []transportSchema `hcl:"transport,block"`
 	OAuth      *oauthSchema      `hcl:"oauth,block"`
 	NewFile    *newFileSchema    `hcl:"new_file,block"`
+	Approved   *approvedSchema   `hcl:"approved_references,block"`
+}
+
+// approvedSchema names the client's own settings file that lists the
+// variables it is allowed to expand (Kiro's kiroAgent.mcpApprovedEnvVars).
+type approvedSchema struct {
+	Def  hcl.Range      `hcl:",def_range"`
+	Path hcl.Expression `hcl:"path"`
+	Key  string         `hcl:"key"`
+	How  string         `hcl:"how,optional"`
 }
 
 type locationSchema struct {
@@ -133,6 +143,10 @@ type Spec struct {
 	// client expands references in (Kilo drops a project file that holds
 	// one).
 	PlaceholderScopes []string
+	// Approved, when set, is the client's settings file whose list of
+	// approved variables is the only ones it expands (Kiro): a reference
+	// to any other reaches the server as text.
+	Approved *Approved
 	// Quirks names the Go hooks the client needs ("" for none).
 	Quirks string
 	// WindowsCmd: on a Windows target, npx-style commands are written as
@@ -414,6 +428,12 @@ func build(c *clientSchema, file string, src []byte) (*Spec, canonical.Diagnosti
 			AuthServerMetadataURL: o.AuthServerMetadataURL, Resource: o.Resource}
 	}
 	s.NewFile = NewFile{FinalNewline: true, Indent: "  "}
+	if ap := c.Approved; ap != nil {
+		if ap.Key == "" {
+			ck.errf(ap.Def, `name the setting that lists the approved variables, as key = "section.name"`, "approved_references: key is empty")
+		}
+		s.Approved = &Approved{path: ap.Path, Key: ap.Key, How: ap.How}
+	}
 	if nf := c.NewFile; nf != nil {
 		s.NewFile.Schema = nf.Schema
 		if nf.FinalNewline != nil {
@@ -540,4 +560,12 @@ func (s *Spec) DialectFor(field string, scope canonical.Scope) canonical.Dialect
 		}
 	}
 	return canonical.DialectNone
+}
+
+// Approved is the approved_references block: where the client keeps its
+// list of variables it may expand.
+type Approved struct {
+	path hcl.Expression
+	Key  string
+	How  string
 }

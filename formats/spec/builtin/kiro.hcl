@@ -4,6 +4,14 @@
 # ${VAR} is expanded in env and headers. "disabled" switches a server off,
 # "disabledTools" hides tools, "autoApprove" (tools run without asking) is
 # kept as it is. A url is detected as streamable HTTP or SSE.
+#
+# Kiro CLI (the successor of the Amazon Q Developer CLI) reads the same two
+# files (kiro.dev/docs/cli/mcp/configuration). Since Kiro CLI 2.4.0, and
+# in the IDE (kiro.dev/docs/mcp/security), a ${VAR} is expanded only for a
+# variable in the approved list, kiroAgent.mcpApprovedEnvVars in
+# ~/.kiro/settings/cli.json; any other reaches the server as the text
+# ${VAR}. mcpsync warns about such a reference and does not edit Kiro's
+# settings itself.
 client "kiro" {
   display_name = "Kiro"
   precedence   = ["project", "user"]
@@ -11,6 +19,13 @@ client "kiro" {
   format       = "json"
   placeholders = "dollar"
   servers      = ["mcpServers"]
+  aliases      = ["kiro-cli"]
+
+  approved_references {
+    path = "${home}/.kiro/settings/cli.json"
+    key  = "kiroAgent.mcpApprovedEnvVars"
+    how  = "approve it in Kiro's popup or settings (MCP Approved Env Vars)"
+  }
 
   location "user" {
     path = "${home}/.kiro/settings/mcp.json"
