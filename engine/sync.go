@@ -108,7 +108,9 @@ func (e *Engine) PlanSync(o SyncOptions) (*SyncRun, error) {
 	// own warnings (watch says each once).
 	run.Result.Plan.Diags = append(run.Result.Plan.Diags, run.Desired.Diags...)
 	run.Result.Plan.Diags = append(run.Result.Plan.Diags, e.lostExtras(run.Result.Plan)...)
-	run.Result.Plan.Diags = append(run.Result.Plan.Diags, e.unapprovedRefs(run.Result.Plan, e.FormatsEnv(e.GOOS, "", st))...)
+	syncEnv := e.FormatsEnv(e.GOOS, "", st)
+	run.Result.Plan.Diags = append(run.Result.Plan.Diags, e.unapprovedRefs(run.Result.Plan, syncEnv)...)
+	run.Result.Plan.Diags = append(run.Result.Plan.Diags, e.otherReaders(run.Result.Plan, syncEnv)...)
 	run.Result.Plan.Diags.Sort()
 	return run, nil
 }

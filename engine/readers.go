@@ -1,0 +1,95 @@
+package engine
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/emitters"
+	"github.com/mcpsync/mcpsync/formats"
+)
+
+// otherReaders checks each file a plan writes with every other client that
+// reads the same file (.mcp.json is Claude Code's project file and Copilot
+// CLI reads it too): a server the plan adds or changes there that one of
+// them would skip is a warning naming that reader and its reason. The
+// writer's own read-back is checked by the plan itself; this is the file's
+// other audience, which would otherwise lose the server without a word.
+func (e *Engine) otherReaders(p *emitters.Plan, env formats.Env) canonical.Diagnostics {
+	type reader struct {
+		ad  formats.Adapter
+		loc formats.Location
+	}
+	var byPath map[string][]reader
+	var ds canonical.Diagnostics
+	for _, fc := range p.Files {
+		if !fc.Changed() || fc.After == nil {
+			continue
+		}
+		written := map[string]bool{}
+		writers := map[string]bool{}
+		for _, tp := range fc.Targets {
+			writers[tp.Client] = true
+			for _, ec := range tp.Entries {
+				if ec.Action == emitters.Add || ec.Action == emitters.Update {
+					written[ec.Name] = true
+				}
+			}
+		}
+		if len(written) == 0 {
+			continue
+		}
+		if byPath == nil { // computed once, only when something is written
+			byPath = map[string][]reader{}
+			for _, ad := range e.Registry().All() {
+				for _, loc := range ad.Locations(env) {
+					k := filepath.Clean(loc.Path)
+					byPath[k] = append(byPath[k], reader{ad, loc})
+				}
+			}
+		}
+		for _, r := range byPath[filepath.Clean(fc.Path)] {
+			if writers[r.ad.ID()] {
+				continue
+			}
+			before := skippedBy(r.ad, r.loc, fc.Before)
+			for name, d := range skippedBy(r.ad, r.loc, fc.After) {
+				if !written[name] || before[name] != nil {
+					continue
+				}
+				why := d.Summary
+				if _, rest, ok := strings.Cut(why, " is skipped: "); ok {
+					why = rest
+				}
+				w := canonical.Warnf("%s also reads this file and would skip it: %s", r.ad.DisplayName(), why)
+				w.Detail = d.Detail
+				if w.Detail == "" {
+					w.Detail = "keep the server to clients that read it, with client \"" + r.ad.ID() + "\" { exclude = [\"" + name + "\"] } in the store, or give it a form " + r.ad.DisplayName() + " reads"
+				}
+				w.Server, w.Field = name, d.Field
+				ds = append(ds, w.At(canonical.Pos{File: fc.Path}))
+			}
+		}
+	}
+	return ds
+}
+
+// skippedBy decodes data as ad reads loc and returns, by server name, the
+// diagnostic of each server it skips.
+func skippedBy(ad formats.Adapter, loc formats.Location, data []byte) map[string]*canonical.Diagnostic {
+	out := map[string]*canonical.Diagnostic{}
+	if len(data) == 0 {
+		return out
+	}
+	_, diags := ad.Decode(loc, data)
+	for _, d := range diags {
+		if d.Server == "" {
+			continue
+		}
+		s := strings.ToLower(d.Summary)
+		if strings.Contains(s, "skipped") || strings.Contains(s, "ignores") {
+			out[d.Server] = d
+		}
+	}
+	return out
+}
