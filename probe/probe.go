@@ -223,6 +223,13 @@ func One(ctx context.Context, s canonical.Server, opts Options) Result {
 		out.attempt.Category, out.attempt.Message, out.hint = Canceled, "the run was interrupted", ""
 	}
 
+	if s.Transport.IsRemote() && ctx.Err() == nil && !unreachable(out.attempt.Category) {
+		if c := readCard(ctx, sp.url, http.DefaultTransport); c != nil {
+			c.Name, c.Title, c.Version = sp.scrub.scrub(c.Name), sp.scrub.scrub(c.Title), sp.scrub.scrub(c.Version)
+			c.Description, c.URL = sp.scrub.scrub(c.Description), sp.scrub.scrub(c.URL)
+			res.Card = c
+		}
+	}
 	res.Latency = out.attempt.Latency
 	res.Protocol = out.protocol
 	res.Stateless = mcp.IsModernProtocol(out.protocol)
@@ -411,6 +418,11 @@ func probeStdio(ctx context.Context, sp *spec, opts Options) outcome {
 			hint: "the server did not answer as an MCP server should; its last stderr lines may say why"})
 	}
 	return out
+}
+
+// unreachable says a failure left nothing at the URL to ask for a card.
+func unreachable(c Category) bool {
+	return c == ConnectionRefused || c == HostNotFound || c == TLSError || c == InitTimeout || c == Canceled
 }
 
 // probeRemote connects over streamable HTTP or SSE.

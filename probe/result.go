@@ -117,12 +117,14 @@ type Result struct {
 	Protocol string `json:"protocol,omitempty"`
 	// Stateless says the server speaks the stateless protocol of
 	// 2026-07-28 and later (server/discover; no initialize, no session).
-	Stateless  bool          `json:"stateless,omitempty"`
-	ServerInfo *ServerInfo   `json:"server_info,omitempty"`
-	Tools      []string      `json:"tools"`
-	Latency    time.Duration `json:"-"`
-	Category   Category      `json:"category,omitempty"`
-	Message    string        `json:"message,omitempty"`
+	Stateless  bool        `json:"stateless,omitempty"`
+	ServerInfo *ServerInfo `json:"server_info,omitempty"`
+	// Card is the server card a remote server publishes, when it has one.
+	Card     *Card         `json:"card,omitempty"`
+	Tools    []string      `json:"tools"`
+	Latency  time.Duration `json:"-"`
+	Category Category      `json:"category,omitempty"`
+	Message  string        `json:"message,omitempty"`
 	// Hint says what to do about a failure.
 	Hint         string    `json:"hint,omitempty"`
 	ExitCode     *int      `json:"exit_code,omitempty"`

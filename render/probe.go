@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/termsafe"
 	"github.com/mcpsync/mcpsync/probe"
 )
 
@@ -62,6 +63,9 @@ func ProbeReport(w io.Writer, rep probe.Report, servers []canonical.Server, o Pa
 		for _, l := range r.StderrTail {
 			fmt.Fprintf(w, "  %s %s\n", Style(o.Color).Paint(Dim, "stderr |"), l)
 		}
+		if r.Card != nil {
+			fmt.Fprintf(w, "  server card: %s\n", termsafe.Escape(cardLine(*r.Card), false))
+		}
 		if r.Hint != "" {
 			fmt.Fprintf(w, "  hint: %s\n", r.Hint)
 		}
@@ -83,6 +87,19 @@ func protocolLabel(r probe.Result) string {
 		return r.Protocol + " stateless"
 	}
 	return r.Protocol
+}
+
+// cardLine says what a server's card says of it: who it is and which
+// protocol revisions it speaks, which is what a failed connection cannot.
+func cardLine(c probe.Card) string {
+	s := c.Name
+	if c.Version != "" {
+		s += " " + c.Version
+	}
+	if len(c.ProtocolVersions) > 0 {
+		s += ", speaks MCP " + strings.Join(c.ProtocolVersions, ", ")
+	}
+	return s + " (" + c.URL + ")"
 }
 
 func targetLabel(t canonical.Transport) string {

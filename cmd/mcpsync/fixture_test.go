@@ -139,10 +139,14 @@ func cmdHTTPStatus(ts *testscript.TestScript, neg bool, args []string) {
 	var mu sync.Mutex
 	n := 0
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		n++
-		os.WriteFile(countFile, []byte(strconv.Itoa(n)+"\n"), 0o644)
-		mu.Unlock()
+		// COUNT_FILE counts the tries at the MCP endpoint; the probe's
+		// look for a server card (other paths) is not a retry.
+		if r.URL.Path == "/mcp" {
+			mu.Lock()
+			n++
+			os.WriteFile(countFile, []byte(strconv.Itoa(n)+"\n"), 0o644)
+			mu.Unlock()
+		}
 		w.WriteHeader(code)
 	}))
 	ts.Defer(srv.Close)
