@@ -143,6 +143,12 @@ func asTheClientReads(data []byte, file, client string, opts Options) (canonical
 	}
 	loc.Path = file
 	set, ds := ad.Decode(loc, data)
+	if !ds.HasErrors() && set.Len() == 0 && opts.Location.Client != ad.ID() {
+		// Not the client's usual file: one of its others (VS Code's
+		// settings.json keeps servers under "mcp"), read as that one and
+		// shown as the paste.
+		set, ds = otherFileOf(ad, data, file)
+	}
 	if ds.HasErrors() || set.Len() == 0 {
 		return canonical.Set{}, nil, false
 	}
@@ -154,6 +160,30 @@ func asTheClientReads(data []byte, file, client string, opts Options) (canonical
 	}
 	ds = append(ds, set.Validate()...)
 	return set, ds, true
+}
+
+// otherFileOf reads data as each other file of ad in turn and returns the
+// first reading that finds servers, its positions naming file.
+func otherFileOf(ad formats.Adapter, data []byte, file string) (canonical.Set, canonical.Diagnostics) {
+	env := formats.Env{Home: "/home", ProjectDir: "/project", OS: "linux"}
+	for _, l := range ad.Locations(env) {
+		set, ds := ad.Decode(l, data)
+		if ds.HasErrors() || set.Len() == 0 {
+			continue
+		}
+		for i := range set.Servers {
+			if set.Servers[i].Origin.File == l.Path {
+				set.Servers[i].Origin.File = file
+			}
+		}
+		for _, d := range ds {
+			if d.File == l.Path {
+				d.File = file
+			}
+		}
+		return set, ds
+	}
+	return canonical.Set{}, nil
 }
 
 // soleClient is the client a document's shape names for certain: a
@@ -184,6 +214,8 @@ func soleClient(root *node, syn syntax) string {
 			set("continue")
 		case m.key == "mcp" && m.val.kind == kObject && !m.val.has("servers"):
 			set("opencode")
+		case m.key == "mcp" && m.val.kind == kObject:
+			set("vscode") // VS Code's settings.json: "mcp": {"servers", "inputs"}
 		case syn == synJSON:
 			if c, isWrapper := known().wrappers[m.key]; isWrapper {
 				if c == "" || c == "codex" || c == "goose" {

@@ -73,7 +73,7 @@ func TestParseShapes(t *testing.T) {
 	}, {
 		name: "VS Code servers with inputs",
 		in:   `{"inputs": [{"type": "promptString", "id": "key"}], "servers": {"ctx": {"type": "http", "url": "https://mcp.context7.com/mcp", "headers": {"K": "${input:key}"}}}}`,
-		want: []string{`{"name":"ctx","transport":"http","url":"https://mcp.context7.com/mcp","headers":{"K":"${input:key}"}}`},
+		want: []string{`{"name":"ctx","transport":"http","url":"https://mcp.context7.com/mcp","headers":{"K":"${input:key}"},"extra":{"vscode":{"inputs":[{"type":"promptString","id":"key"}]}}}`},
 	}, {
 		name: "VS Code settings.json",
 		in:   `{"editor.fontSize": 12, "mcp": {"servers": {"fs": {"type": "stdio", "command": "npx", "args": ["${workspaceFolder}"], "envFile": ".env"}}}}`,

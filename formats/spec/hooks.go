@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"encoding/json"
 	"maps"
 	"slices"
 
@@ -22,6 +23,9 @@ type Context struct {
 	Written []string
 	// Original is the file as it was before the Encode (nil: no file).
 	Original []byte
+	// Carry is what PrepareEncode keeps for FinishEncode: parts of the
+	// servers written outside the server map (VS Code's input definitions).
+	Carry map[string]json.RawMessage
 
 	// leftAlone are what an EntryViewer said of the entries it skipped.
 	leftAlone canonical.Diagnostics

@@ -8,9 +8,16 @@
 // marked in its description and removed once no server refers to it; the
 // "inputs" array goes too when mcpsync created it (SideKeys). The user's
 // own inputs, and an inputs array the file had, are never touched.
+//
+// The definitions of the user's own inputs (a promptString's description, a
+// pickString's options and default, a command input) travel with the
+// servers that use them, as the key "inputs" of the server's VS Code extra:
+// import keeps them in the store, and an export to a VS Code file that lacks
+// an input writes the user's definition instead of a made-up prompt.
 package vscode
 
 import (
+	"encoding/json"
 	"maps"
 	"slices"
 	"strings"
@@ -49,6 +56,7 @@ func InputID(envName string) string {
 // PrepareEncode implements spec.Hooks: with PromptInputs, environment
 // references in env and headers become prompts.
 func (Hooks) PrepareEncode(c *spec.Context, want *canonical.Set) canonical.Diagnostics {
+	carryInputs(c, want)
 	if !c.Options.PromptInputs {
 		return nil
 	}
@@ -68,6 +76,43 @@ func (Hooks) PrepareEncode(c *spec.Context, want *canonical.Set) canonical.Diagn
 		}
 	}
 	return diags
+}
+
+// extraInputs is the key of a server's VS Code extra that holds the
+// definitions of the inputs it uses; they live in the file's top-level
+// "inputs", never in the server's entry.
+const extraInputs = "inputs"
+
+// carryInputs moves the input definitions out of the servers about to be
+// written (the entry must not hold them) into c.Carry, by input id, for
+// FinishEncode.
+func carryInputs(c *spec.Context, want *canonical.Set) {
+	for i := range want.Servers {
+		s := &want.Servers[i]
+		raw, ok := s.Extra["vscode"][extraInputs]
+		if !ok {
+			continue
+		}
+		delete(s.Extra["vscode"], extraInputs)
+		var defs []json.RawMessage
+		if json.Unmarshal(raw, &defs) != nil {
+			continue
+		}
+		for _, d := range defs {
+			var head struct {
+				ID string `json:"id"`
+			}
+			if json.Unmarshal(d, &head) != nil || head.ID == "" {
+				continue
+			}
+			if c.Carry == nil {
+				c.Carry = map[string]json.RawMessage{}
+			}
+			if _, seen := c.Carry[head.ID]; !seen {
+				c.Carry[head.ID] = d
+			}
+		}
+	}
 }
 
 func toInputs(v string) string {
@@ -133,6 +178,10 @@ func (Hooks) FinishEncode(c *spec.Context, doc *jsonedit.Doc) canonical.Diagnost
 		if defined[id] {
 			continue
 		}
+		if def, ok := c.Carry[id]; ok { // the user's own definition, from the store
+			fresh = append(fresh, def)
+			continue
+		}
 		fresh = append(fresh, jsonedit.Object{
 			{Key: "type", Value: "promptString"},
 			{Key: "id", Value: id},
@@ -166,15 +215,38 @@ func (Hooks) FinishEncode(c *spec.Context, doc *jsonedit.Doc) canonical.Diagnost
 }
 
 // FinishDecode implements spec.Hooks: a reference to an input the file does
-// not define is a warning, since VS Code cannot prompt for it.
+// not define is a warning, since VS Code cannot prompt for it. Each server
+// gets the definitions of the user's inputs it uses (not those mcpsync
+// added), so that they are not lost on the way through the store.
 func (Hooks) FinishDecode(c *spec.Context, doc *jsonedit.Doc, set *canonical.Set) canonical.Diagnostics {
 	defined := map[string]bool{}
+	defs := map[string]json.RawMessage{}
 	for _, in := range doc.Find(inputsPath(c)...).Elements() {
 		id, _ := in.Get("id").Text()
 		defined[id] = true
+		if desc, _ := in.Get("description").Text(); id != "" && !strings.HasSuffix(desc, addedMark) && in.Kind() == jsonedit.KindObject {
+			if _, seen := defs[id]; !seen {
+				defs[id] = in.JSON()
+			}
+		}
 	}
 	var diags canonical.Diagnostics
 	for _, m := range doc.Find(c.Servers...).Members() {
+		var uses []json.RawMessage
+		seen := map[string]bool{}
+		for _, id := range inputRefs(m.Value) {
+			if d, ok := defs[id]; ok && !seen[id] {
+				seen[id] = true
+				uses = append(uses, d)
+			}
+		}
+		if len(uses) > 0 {
+			if i := slices.IndexFunc(set.Servers, func(s canonical.Server) bool { return s.Name == m.Name }); i >= 0 {
+				if raw, err := json.Marshal(uses); err == nil {
+					set.Servers[i].SetExtra("vscode", extraInputs, raw)
+				}
+			}
+		}
 		for _, id := range inputRefs(m.Value) {
 			if !defined[id] {
 				d := canonical.Warnf("${input:%s} has no input", id)
