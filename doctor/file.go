@@ -205,7 +205,7 @@ func locate(data []byte, file string, origin canonical.Pos, value string) canoni
 // a default in the file's own syntax, for the fix; false when it has none.
 func unsetRefs(srv canonical.Server, lookup func(string) (string, bool), display string, withDefault func(name string) (string, bool)) []Finding {
 	fields := map[string][]string{}
-	check := func(field, v string) {
+	for field, v := range srv.Values() {
 		for _, seg := range canonical.Parse(v, canonical.DialectCanonical) {
 			if seg.Kind != canonical.EnvRef || seg.HasDefault {
 				continue
@@ -215,18 +215,6 @@ func unsetRefs(srv canonical.Server, lookup func(string) (string, bool), display
 			}
 		}
 	}
-	check("command", srv.Command)
-	for i, a := range srv.Args {
-		check(fmt.Sprintf("args[%d]", i), a)
-	}
-	for k, v := range srv.Env {
-		check("env."+k, v)
-	}
-	check("url", srv.URL)
-	for k, v := range srv.Headers {
-		check("headers."+k, v)
-	}
-	check("cwd", srv.Cwd)
 	names := make([]string, 0, len(fields))
 	for n := range fields {
 		names = append(names, n)

@@ -71,39 +71,18 @@ func ReadApprovals(a Approvals, data []byte) (map[string]bool, error) {
 // the client's approval, each with the fields that hold it, names sorted.
 func UnapprovedRefs(srv canonical.Server, approved map[string]bool) (names []string, fields map[string][]string) {
 	fields = map[string][]string{}
-	check := func(field, v string) {
+	for field, v := range srv.Values() {
 		for _, seg := range canonical.Parse(v, canonical.DialectCanonical) {
 			if seg.Kind == canonical.EnvRef && !approved[seg.Name] && !slices.Contains(fields[seg.Name], field) {
 				fields[seg.Name] = append(fields[seg.Name], field)
 			}
 		}
 	}
-	check("command", srv.Command)
-	for i, a := range srv.Args {
-		check(fmt.Sprintf("args[%d]", i), a)
-	}
-	for _, k := range sortedKeys(srv.Env) {
-		check("env."+k, srv.Env[k])
-	}
-	check("url", srv.URL)
-	for _, k := range sortedKeys(srv.Headers) {
-		check("headers."+k, srv.Headers[k])
-	}
-	check("cwd", srv.Cwd)
 	for n := range fields {
 		names = append(names, n)
 	}
 	slices.Sort(names)
 	return names, fields
-}
-
-func sortedKeys(m map[string]string) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return ks
 }
 
 // ApprovalsAt reads the client's approved list from its file; a missing
