@@ -28,6 +28,20 @@ func (s Severity) String() string {
 // MarshalText renders the severity as "error" or "warning" in JSON output.
 func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
+// UnmarshalText reads what MarshalText wrote (a kept parse result carries
+// its warnings).
+func (s *Severity) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "error":
+		*s = Error
+	case "warning":
+		*s = Warning
+	default:
+		return fmt.Errorf("unknown severity %q", b)
+	}
+	return nil
+}
+
 // A Diagnostic is one problem with a place: what (Summary), why and what to
 // do (Detail), and where (File:Line:Column, 1-based; 0 means unknown).
 type Diagnostic struct {

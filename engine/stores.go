@@ -12,6 +12,7 @@ import (
 	"github.com/mcpsync/mcpsync/emitters"
 	"github.com/mcpsync/mcpsync/emitters/unidiff"
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/internal/parsecache"
 	"github.com/mcpsync/mcpsync/internal/secrets"
 	"github.com/mcpsync/mcpsync/ledger"
 	"github.com/mcpsync/mcpsync/store"
@@ -37,9 +38,18 @@ func (e *Engine) LoadStore(scope canonical.Scope) (*store.Store, canonical.Diagn
 	if sc == canonical.ScopeProject && e.StorePath == "" {
 		root = filepath.Dir(path)
 	}
-	st, ds := store.LoadBeneath(path, root)
+	st, ds := store.LoadCached(path, root, e.parseCache())
 	st.Scope = sc
 	return st, ds
+}
+
+// parseCache keeps parsed stores between runs ($XDG_CACHE_HOME/mcpsync/
+// parsed): a store that has not changed is not parsed again.
+func (e *Engine) parseCache() store.Cache {
+	if e.Dirs.Cache == "" {
+		return nil
+	}
+	return parsecache.Open(filepath.Join(e.Dirs.Cache, "parsed"))
 }
 
 // StoreNote names a project store found above the directory the command
@@ -145,7 +155,7 @@ func (e *Engine) SaveStore(st *store.Store) error {
 	if bytes.Equal(data, before) && (st.Exists || len(data) == 0) {
 		return nil
 	}
-	verified, ds := store.Parse(st.Path, data)
+	verified, ds := store.ParseCached(st.Path, data, e.parseCache())
 	if ds.HasErrors() {
 		// Bytes only writes what Parse reads; reaching this is a bug.
 		return fmt.Errorf("%s: the edited store would not read back (%v); nothing was written", st.Path, ds.Err())
@@ -153,7 +163,7 @@ func (e *Engine) SaveStore(st *store.Store) error {
 	if st.Scope == canonical.ScopeProject {
 		// A project's store is shared through git: a server this edit adds
 		// or changes may not bring a literal secret into it.
-		old, _ := store.Parse(st.Path, before)
+		old, _ := store.ParseCached(st.Path, before, e.parseCache())
 		var ds canonical.Diagnostics
 		for _, srv := range st.Servers.Servers {
 			if prev, ok := old.Servers.Get(srv.Name); ok && canonical.Equal(prev, srv) {
@@ -192,7 +202,7 @@ func (e *Engine) writeStoreAs(st *store.Store, before, data []byte, parsed *stor
 	fresh := parsed
 	if fresh == nil {
 		var ds canonical.Diagnostics
-		if fresh, ds = store.LoadBeneath(st.Path, st.Root); ds.HasErrors() {
+		if fresh, ds = store.LoadCached(st.Path, st.Root, e.parseCache()); ds.HasErrors() {
 			return fmt.Errorf("%s: the written store does not read back: %w", st.Path, ds.Err())
 		}
 	}
@@ -212,7 +222,7 @@ func (e *Engine) movedClientFiles(open *store.Store) map[string]formats.MovedFil
 	st := open
 	if st == nil || st.Path != path {
 		var ds canonical.Diagnostics
-		if st, ds = store.Load(path); ds.HasErrors() {
+		if st, ds = store.LoadCached(path, "", e.parseCache()); ds.HasErrors() {
 			return nil
 		}
 	}

@@ -77,6 +77,7 @@ type clientBlock struct {
 // blocks are there, and a store is mostly servers. ok is false when that
 // text cannot be read, in which case no rule may be written.
 func (s *Store) clientBlocks() (blocks []clientBlock, ok bool) {
+	s.ensureSyntax()
 	servers := make([]*hclsyntax.Block, 0, len(s.blocks))
 	for _, b := range s.blocks {
 		servers = append(servers, b.syntax)
@@ -182,6 +183,7 @@ func (s *Store) clientEdits() []edit {
 // blocks at the end of the file (there is no server block left to put them
 // after), where the new client blocks go too.
 func (s *Store) serversAppendAtEnd() bool {
+	s.ensureSyntax()
 	kept, added := false, false
 	for _, srv := range s.Servers.Servers {
 		if _, had := s.blocks[srv.Name]; had {

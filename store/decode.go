@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -52,6 +53,10 @@ type decoder struct {
 }
 
 func (d *decoder) hcl(ds hcl.Diagnostics) {
+	// HCL finds unexpected arguments by walking a map: in file order, the
+	// same store reports the same problems the same way every run.
+	ds = slices.Clone(ds)
+	sort.SliceStable(ds, func(i, j int) bool { return offset(ds[i].Subject) < offset(ds[j].Subject) })
 	for _, h := range ds {
 		// "value must be known" follows every failed function call; the
 		// first diagnostic already says what is wrong.
@@ -65,6 +70,13 @@ func (d *decoder) hcl(ds hcl.Diagnostics) {
 		cd.At(d.pos(h.Subject))
 		d.diags = append(d.diags, cd)
 	}
+}
+
+func offset(r *hcl.Range) int {
+	if r == nil {
+		return -1
+	}
+	return r.Start.Byte
 }
 
 func (d *decoder) pos(r *hcl.Range) canonical.Pos {

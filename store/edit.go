@@ -41,9 +41,10 @@ func applyEdits(src []byte, edits []edit) []byte {
 // edits compares the servers now with the blocks in the file and returns the
 // smallest set of changes to the text.
 func (s *Store) edits() []edit {
-	if s.broken {
+	if s.broken || s.unchangedSinceCache() {
 		return nil
 	}
+	s.ensureSyntax()
 	want := make(map[string]*canonical.Server, len(s.Servers.Servers))
 	for i := range s.Servers.Servers {
 		want[s.Servers.Servers[i].Name] = &s.Servers.Servers[i]

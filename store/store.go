@@ -47,8 +47,12 @@ type Store struct {
 	Sources   []Source
 
 	src    []byte
-	blocks map[string]*serverBlock // servers as they are in src
-	broken bool                    // src did not parse; nothing may be written
+	blocks map[string]*serverBlock // servers as they are in src; nil until needed for a store from the cache
+	// asLoaded, for a store from the cache (ParseCached), is a copy of its
+	// servers and rules as loaded: while they are unchanged, Bytes needs no
+	// syntax tree.
+	asLoaded *parsed
+	broken   bool // src did not parse; nothing may be written
 }
 
 // ClientRule is a client "NAME" block: which servers that client gets. With
@@ -109,6 +113,12 @@ func Load(path string) (*Store, canonical.Diagnostics) { return LoadBeneath(path
 // beneath root only, and refused when it is a link out of it, a FIFO, a
 // device or larger than any store (safefile).
 func LoadBeneath(path, root string) (*Store, canonical.Diagnostics) {
+	return LoadCached(path, root, nil)
+}
+
+// LoadCached is LoadBeneath with a parse cache (ParseCached): an unchanged
+// store is not parsed again. c may be nil.
+func LoadCached(path, root string, c Cache) (*Store, canonical.Diagnostics) {
 	data, _, err := safefile.ReadFile(path, root)
 	var linkOut *safefile.LinkOutError
 	if errors.Is(err, fs.ErrNotExist) && !errors.As(err, &linkOut) {
@@ -127,7 +137,7 @@ func LoadBeneath(path, root string) (*Store, canonical.Diagnostics) {
 		s.Root, s.broken = root, true
 		return s, canonical.Diagnostics{d.At(canonical.Pos{File: path})}
 	}
-	s, ds := Parse(path, data)
+	s, ds := ParseCached(path, data, c)
 	s.Exists, s.Root = true, root
 	return s, ds
 }

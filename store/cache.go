@@ -1,0 +1,128 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"slices"
+
+	"github.com/mcpsync/mcpsync/canonical"
+)
+
+// A Cache keeps what Parse read from a file between runs (see
+// internal/parsecache). Get returns what Put was given for the same name
+// and the same bytes, or false.
+type Cache interface {
+	Get(name string, src []byte) ([]byte, bool)
+	Put(name string, src, data []byte)
+}
+
+// parsed is what Parse reads from a file without errors: everything a
+// Store exposes, and the warnings. The HCL syntax tree is not kept: it is
+// needed only to edit the file, and is read again then (ensureSyntax).
+type parsed struct {
+	Servers     []canonical.Server    `json:"servers"`
+	Clients     map[string]ClientRule `json:"clients"`
+	ClientFiles map[string]ClientFile `json:"client_files"`
+	Resolvers   []Resolver            `json:"resolvers"`
+	Sources     []Source              `json:"sources"`
+	Diags       canonical.Diagnostics `json:"diags"`
+}
+
+func (s *Store) parsed(ds canonical.Diagnostics) parsed {
+	return parsed{Servers: s.Servers.Servers, Clients: s.Clients, ClientFiles: s.ClientFiles,
+		Resolvers: s.Resolvers, Sources: s.Sources, Diags: ds}
+}
+
+// encodeParsed is p as JSON, or nil when the JSON would not read back as
+// exactly p (a value JSON cannot carry as it is): such a file is always
+// parsed. Checking every entry as it is made keeps the cache exact without
+// knowing every value a store can hold.
+func encodeParsed(p parsed) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // extra values are raw JSON: keep their bytes
+	if enc.Encode(p) != nil {
+		return nil
+	}
+	back, ok := decodeParsed(buf.Bytes())
+	if !ok || !reflect.DeepEqual(back, p) {
+		return nil
+	}
+	return buf.Bytes()
+}
+
+func decodeParsed(data []byte) (parsed, bool) {
+	var p parsed
+	if json.Unmarshal(data, &p) != nil {
+		return parsed{}, false
+	}
+	return p, true
+}
+
+// ParseCached is Parse, taking the result from c when the same file was
+// parsed before by this binary, and keeping it there when not. A file with
+// errors is never kept: it is parsed, and its errors reported, every time.
+func ParseCached(filename string, src []byte, c Cache) (*Store, canonical.Diagnostics) {
+	if c == nil {
+		return Parse(filename, src)
+	}
+	key := "store\x00" + filename
+	if data, ok := c.Get(key, src); ok {
+		if p, ok := decodeParsed(data); ok {
+			s := newStore(filename)
+			s.src = src
+			s.Servers.Servers, s.Clients, s.ClientFiles, s.Resolvers, s.Sources = p.Servers, p.Clients, p.ClientFiles, p.Resolvers, p.Sources
+			s.blocks = nil // read again from src when the store is edited
+			s.asLoaded = &parsed{Servers: cloneServers(p.Servers), Clients: cloneRulesAsLoaded(p.Clients)}
+			return s, p.Diags
+		}
+	}
+	s, ds := Parse(filename, src)
+	if !ds.HasErrors() {
+		if data := encodeParsed(s.parsed(ds)); data != nil {
+			c.Put(key, src, data)
+		}
+	}
+	return s, ds
+}
+
+// ensureSyntax reads the server blocks of a store that came from the cache
+// from its bytes, for an edit: the same parse Parse does.
+func (s *Store) ensureSyntax() {
+	if s.blocks != nil || s.broken {
+		return
+	}
+	again := newStore(s.Path)
+	decodeFile(again, s.src)
+	s.blocks = again.blocks
+	s.asLoaded = nil
+}
+
+// unchangedSinceCache reports whether a store that came from the cache
+// holds exactly the servers and rules it was loaded with: then nothing
+// needs the syntax tree, and Bytes is the file as loaded.
+func (s *Store) unchangedSinceCache() bool {
+	return s.blocks == nil && s.asLoaded != nil &&
+		reflect.DeepEqual(s.Servers.Servers, s.asLoaded.Servers) && reflect.DeepEqual(s.Clients, s.asLoaded.Clients)
+}
+
+func cloneServers(in []canonical.Server) []canonical.Server {
+	if in == nil {
+		return nil
+	}
+	out := make([]canonical.Server, len(in))
+	for i := range in {
+		out[i] = in[i].Clone()
+	}
+	return out
+}
+
+func cloneRulesAsLoaded(in map[string]ClientRule) map[string]ClientRule {
+	out := make(map[string]ClientRule, len(in))
+	for k, v := range in {
+		v.Include, v.Exclude = slices.Clone(v.Include), slices.Clone(v.Exclude)
+		out[k] = v
+	}
+	return out
+}

@@ -1,0 +1,125 @@
+package store
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/mcpsync/mcpsync/canonical"
+)
+
+// memCache is a Cache in memory that counts its hits.
+type memCache struct {
+	entries map[string][]byte
+	hits    int
+}
+
+func (c *memCache) Get(name string, src []byte) ([]byte, bool) {
+	data, ok := c.entries[name+"\x00"+string(src)]
+	if ok {
+		c.hits++
+	}
+	return data, ok
+}
+
+func (c *memCache) Put(name string, src, data []byte) {
+	if c.entries == nil {
+		c.entries = map[string][]byte{}
+	}
+	c.entries[name+"\x00"+string(src)] = data
+}
+
+// sameStore fails when a and b differ in anything a Store exposes.
+func sameStore(t *testing.T, src []byte, a, b *Store, da, db canonical.Diagnostics) {
+	t.Helper()
+	for _, f := range []struct {
+		what string
+		x, y any
+	}{{"servers", a.Servers, b.Servers}, {"client rules", a.Clients, b.Clients}, {"client files", a.ClientFiles, b.ClientFiles},
+		{"resolvers", a.Resolvers, b.Resolvers}, {"sources", a.Sources, b.Sources}, {"diagnostics", da, db}} {
+		if !reflect.DeepEqual(f.x, f.y) {
+			t.Fatalf("%s differ from the cache:\nparsed %#v\ncached %#v\n-- src --\n%s", f.what, f.x, f.y, src)
+		}
+	}
+}
+
+// checkCached: a store read from the cache is the store Parse reads, and
+// every edit of it gives the same bytes as the same edit of a parsed one.
+func checkCached(t *testing.T, src []byte) {
+	parsed, pds := Parse("f.hcl", src)
+	c := &memCache{}
+	first, fds := ParseCached("f.hcl", src, c)
+	sameStore(t, src, parsed, first, pds, fds)
+	cached, cds := ParseCached("f.hcl", src, c)
+	if pds.HasErrors() {
+		if c.hits != 0 || len(c.entries) != 0 {
+			t.Fatalf("a store with errors was kept in the cache:\n%s", src)
+		}
+		return
+	}
+	if c.hits != 1 {
+		// encodeParsed refuses what JSON cannot carry exactly; that is
+		// allowed (the file is parsed), but must be rare: say which.
+		t.Logf("not cached (JSON would change it):\n%q", src)
+		return
+	}
+	sameStore(t, src, parsed, cached, pds, cds)
+	if got := cached.Bytes(); string(got) != string(src) {
+		t.Fatalf("untouched cached store rewritten:\n%q\n%q", src, got)
+	}
+	for _, srv := range cached.Servers.Clone().Servers {
+		cached.Put(srv)
+	}
+	if got := cached.Bytes(); string(got) != string(src) {
+		t.Fatalf("putting the same servers changed the cached store:\n%q\n%q", src, got)
+	}
+	if cached.blocks != nil {
+		t.Fatalf("an unchanged cached store was parsed again to write it:\n%s", src)
+	}
+	edit := func(s *Store) []byte {
+		if s.Servers.Len() > 0 {
+			e := s.Servers.Servers[0].Clone()
+			e.Args = append(e.Args, "cached ${X}")
+			s.Put(e)
+		}
+		if s.Servers.Len() > 1 {
+			s.Remove(s.Servers.Servers[1].Name)
+		}
+		s.Put(canonical.Server{Name: "added-by-cache-test", Command: "npx"})
+		s.SetClientRule("cursor", ClientRule{Exclude: []string{"added-by-cache-test"}})
+		return s.Bytes()
+	}
+	if a, b := edit(parsed), edit(cached); string(a) != string(b) {
+		t.Fatalf("the same edit differs:\nparsed %q\ncached %q\n-- src --\n%s", a, b, src)
+	}
+}
+
+func TestParseCachedExample(t *testing.T) {
+	checkCached(t, []byte(exampleStore))
+	c := &memCache{}
+	ParseCached("f.hcl", []byte(exampleStore), c)
+	if _, ok := c.Get("store\x00f.hcl", []byte(exampleStore)); !ok {
+		t.Fatal("the example store was not cached")
+	}
+	// Another name, other bytes: a miss, never another file's servers.
+	if _, ok := c.Get("store\x00g.hcl", []byte(exampleStore)); ok {
+		t.Fatal("an entry was found under another file's name")
+	}
+	s, _ := ParseCached("f.hcl", []byte(exampleStore+"\nserver \"late\" {\n  command = \"x\"\n}\n"), c)
+	if _, ok := s.Servers.Get("late"); !ok {
+		t.Fatal("an edited store was read from the cache as it was before")
+	}
+}
+
+// FuzzParseCached: for any input, a store read from the cache is the store
+// Parse reads, and writes the same bytes after the same edits.
+func FuzzParseCached(f *testing.F) {
+	for _, s := range []string{exampleStore, "", "# c\n", "server \"a\" { command = \"x\" }",
+		"server \"a\" {\n  url = \"https://x\"\n  transport = \"sse\"\n  headers = {\n    A = \"Bearer ${env(\"T\")}\"\n  }\n}\n",
+		"server \"b\" {\n  command = \"y\" // c\n  extra \"z\" {\n    k = [1, {a = null}, \"<&>\"]\n  }\n}",
+		"server \"a\" {\n  command = \"x\"\n  env = {}\n  args = []\n  oauth {\n    client_id = \"i\"\n  }\n}\n\nclient \"c\" {\n  exclude = [\"a\", \"zz\"]\n}",
+		"resolver \"r\" {\n  command = [\"x\"]\n  timeout = \"2s\"\n}\nsource \"s\" {\n  git = \"https://x\"\n}\n",
+		"client \"vscode\" {\n  file = \"~/.vscode-server/data/User/mcp.json\"\n}\n", "server \"a\" {\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) { checkCached(t, src) })
+}
