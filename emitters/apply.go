@@ -398,10 +398,13 @@ func (p *Plan) record(st *ledger.State, at time.Time) {
 				st.Forget(fc.Path, section, name)
 			}
 			for name, e := range tp.manage {
-				if old := st.Managed(fc.Path, section)[name]; old != nil && old.Hash == e.Hash {
-					continue // unchanged since recorded: keep when it was written
-				}
 				e.At = at
+				if old := st.Managed(fc.Path, section)[name]; old != nil && old.Hash == e.Hash {
+					if e.From == "" || e.From == old.From {
+						continue // unchanged since recorded: keep when it was written
+					}
+					e.At = old.At // the same entry, now known to be written from the store's definition
+				}
 				st.SetManaged(fc.Path, section, name, e)
 			}
 		}

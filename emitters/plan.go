@@ -59,6 +59,8 @@ package emitters
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -69,6 +71,7 @@ import (
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/internal/buildid"
 	"github.com/mcpsync/mcpsync/internal/safefile"
 	"github.com/mcpsync/mcpsync/ledger"
 )
@@ -569,15 +572,15 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 			exported[want.Name] = true
 			continue
 		}
-		if sameDefinition(have, want, client) || sameDefinition(have, formats.ViewOr(t.Adapter, t.Location, want, opts.Encode), client) {
+		rec := managed[want.Name]
+		if same, from := heldAsWritten(t, have, want, rec, opts.Encode); same {
 			tp.Entries = append(tp.Entries, EntryChange{Name: want.Name, Action: Keep})
 			exported[want.Name] = true
-			if m := managed[want.Name]; m != nil {
-				tp.manageSnapshot(want.Name, client, have)
+			if rec != nil {
+				tp.manageSnapshot(want.Name, client, have).From = from
 			}
 			continue
 		}
-		rec := managed[want.Name]
 		owned := rec != nil && rec.Hash == ledger.Hash(have)
 		switch {
 		case owned || writtenHere[want.Name] || opts.Force:
@@ -632,6 +635,17 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 		tp.After = current
 		return data, true
 	}
+	if data != nil && len(updates)+len(removes) == 0 && noneHeld(fc, tp, adds, desired, opts) {
+		// Every server to add is one the client cannot hold (an SSE server
+		// for Codex, on every run): the file stays as it is, and encoding
+		// and reading back the whole file would only say so again.
+		tp.After = current
+		for _, name := range adds {
+			tp.Entries = append(tp.Entries, EntryChange{Name: name, Action: Skip, Reason: ReasonCannotExpress})
+			writtenHere[name] = true
+		}
+		return data, true
+	}
 	out, eds := t.Adapter.Encode(loc, data, desiredSet, opts.Encode.For(loc))
 	fc.Diags = append(fc.Diags, eds.WithFile(loc.Path)...)
 	if eds.HasErrors() {
@@ -651,7 +665,7 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 	}
 	out = tp.sideKeys(opts.State, fc.Path, data, out, after)
 	for _, name := range adds {
-		tp.recordWritten(name, client, afterIdx, Add)
+		tp.recordWritten(name, client, storeIdx, afterIdx, Add, opts.Encode)
 		writtenHere[name] = true
 	}
 	for _, name := range updates {
@@ -659,7 +673,7 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 		if before, _ := currentIdx.Get(name); sameBytesOfMeaning(before, afterIdx, name) {
 			action = Keep // the client cannot express the difference; the file stays as it is
 		}
-		tp.recordWritten(name, client, afterIdx, action)
+		tp.recordWritten(name, client, storeIdx, afterIdx, action, opts.Encode)
 		writtenHere[name] = true
 	}
 	for _, name := range removes {
@@ -671,24 +685,94 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 	return out, true
 }
 
+// noneHeld reports whether the target's client can hold none of the
+// servers named in adds: written alone into a new file, none of them reads
+// back. The adapter's warnings for them are added to fc, as a whole-file
+// encode would have given them (an adapter decides what it cannot write
+// from the server and the options, not from the rest of the file). Any
+// error, or any server held, is false: the whole file is then encoded.
+func noneHeld(fc *FileChange, tp *TargetPlan, adds []string, desired *canonical.Indexed, opts ExportOptions) bool {
+	if len(adds) == 0 {
+		return false
+	}
+	t := tp.Target
+	probe := canonical.Set{Servers: make([]canonical.Server, 0, len(adds))}
+	for _, name := range adds {
+		srv, _ := desired.Get(name)
+		probe.Servers = append(probe.Servers, srv)
+	}
+	out, ds := t.Adapter.Encode(t.Location, nil, probe, opts.Encode.For(t.Location))
+	if ds.HasErrors() {
+		return false
+	}
+	if back, rds := t.Adapter.Decode(t.Location, out); rds.HasErrors() || back.Len() > 0 {
+		return false
+	}
+	fc.Diags = append(fc.Diags, ds.WithFile(t.Location.Path)...)
+	return true
+}
+
 // recordWritten notes a server mcpsync wrote, as the client reads it back.
 // A server the adapter left out (a transport the client cannot use) is a
 // skip; the adapter's warning says why.
-func (tp *TargetPlan) recordWritten(name, client string, after *canonical.Indexed, action Action) {
+func (tp *TargetPlan) recordWritten(name, client string, store, after *canonical.Indexed, action Action, opts formats.EncodeOptions) {
 	srv, ok := after.Get(name)
 	if !ok {
 		tp.Entries = append(tp.Entries, EntryChange{Name: name, Action: Skip, Reason: ReasonCannotExpress})
 		return
 	}
 	tp.Entries = append(tp.Entries, EntryChange{Name: name, Action: action})
-	tp.manageSnapshot(name, client, srv)
+	e := tp.manageSnapshot(name, client, srv)
+	if want, ok := store.Get(name); ok && !sameDefinition(srv, want, client) {
+		// The client holds it in its own way (Cursor reads an SSE url as
+		// plain url): say what it was written from, so that the next run
+		// need not write it again to see that it holds the same.
+		e.From = writtenFrom(tp.Target, want, opts)
+	}
 }
 
-func (tp *TargetPlan) manageSnapshot(name, client string, srv canonical.Server) {
+func (tp *TargetPlan) manageSnapshot(name, client string, srv canonical.Server) *ledger.Entry {
 	if tp.manage == nil {
 		tp.manage = map[string]*ledger.Entry{}
 	}
-	tp.manage[name] = ledger.NewEntry(client, srv, time.Time{}) // Apply stamps the time
+	e := ledger.NewEntry(client, srv, time.Time{}) // Apply stamps the time
+	tp.manage[name] = e
+	return e
+}
+
+// heldAsWritten reports whether the file's entry have already says what
+// the store's want says, as the client holds it: equal outright; or, for an
+// entry the client holds in its own spelling, unchanged since it was
+// written from this very definition with these options by this build
+// (rec.From); or equal to want's View (an encode and a decode of want
+// alone). from, when not "", is what the entry is now known to be written
+// from.
+func heldAsWritten(t Target, have, want canonical.Server, rec *ledger.Entry, opts formats.EncodeOptions) (same bool, from string) {
+	client := t.Adapter.ID()
+	if sameDefinition(have, want, client) {
+		return true, ""
+	}
+	if rec == nil { // not mcpsync's entry: nothing to remember about it
+		return sameDefinition(have, formats.ViewOr(t.Adapter, t.Location, want, opts), client), ""
+	}
+	from = writtenFrom(t, want, opts)
+	if rec.From == from && rec.Hash == ledger.Hash(have) {
+		return true, from
+	}
+	if sameDefinition(have, formats.ViewOr(t.Adapter, t.Location, want, opts), client) {
+		return true, from
+	}
+	return false, ""
+}
+
+// writtenFrom names what an entry is written from: the store's definition,
+// the client, its file, the options and the build of mcpsync that encoded
+// it. Any of them different is another encoding.
+func writtenFrom(t Target, want canonical.Server, opts formats.EncodeOptions) string {
+	h := sha256.New()
+	h.Write(buildid.ID())
+	fmt.Fprintf(h, "\x00%s\x00%s\x00%s\x00%+v\x00%s", t.Adapter.ID(), t.Location.Path, t.Location.Scope, opts.For(t.Location), ledger.Hash(want))
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 func sameBytesOfMeaning(before canonical.Server, after *canonical.Indexed, name string) bool {

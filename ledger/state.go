@@ -107,6 +107,12 @@ type Entry struct {
 	// Server is the snapshot; in state.json it is in State.Snapshots.
 	Server canonical.Server `json:"server,omitzero"`
 	At     time.Time        `json:"at,omitzero"`
+	// From, for an entry the client holds in its own spelling (not equal
+	// to the store's definition), names what it was written from: the
+	// definition, the client, file, options and build (emitters'
+	// writtenFrom). While the file's entry is unchanged and From matches,
+	// it is known to hold that definition without writing it again.
+	From string `json:"from,omitempty"`
 	// Source, for a sync base, is the team source the server came from
 	// (it was never the store's own): once it is no longer a source's,
 	// the store's lack of it is its removal, even from an empty store.
@@ -373,7 +379,7 @@ func (st *State) Changes() int { return st.changes }
 
 // sameEntry reports whether two records say the same, their time included.
 func sameEntry(a, b *Entry) bool {
-	return a != nil && b != nil && a.Hash == b.Hash && a.Client == b.Client && a.Source == b.Source && a.At.Equal(b.At)
+	return a != nil && b != nil && a.Hash == b.Hash && a.Client == b.Client && a.Source == b.Source && a.From == b.From && a.At.Equal(b.At)
 }
 
 // Managed returns the managed entries of one server map, or nil. The map

@@ -14,6 +14,18 @@ import (
 )
 
 func init() {
+	// replace OLD NEW FILE: a hand edit, every OLD in FILE becoming NEW;
+	// OLD must be there.
+	scriptCmds["replace"] = func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 3 {
+			ts.Fatalf("usage: replace OLD NEW FILE")
+		}
+		text := ts.ReadFile(args[2])
+		if !strings.Contains(text, args[0]) {
+			ts.Fatalf("%s does not hold %q", args[2], args[0])
+		}
+		ts.Check(os.WriteFile(ts.MkAbs(args[2]), []byte(strings.ReplaceAll(text, args[0], args[1])), 0o600))
+	}
 	// exitcode N prog args...: run prog and require exit code N; stdout and
 	// stderr are kept for the stdout/stderr commands that follow.
 	scriptCmds["exitcode"] = func(ts *testscript.TestScript, neg bool, args []string) {

@@ -21,7 +21,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
+
+	"github.com/mcpsync/mcpsync/internal/buildid"
 )
 
 // Cache is a directory of entries. The zero value and nil are a cache that
@@ -92,22 +93,7 @@ func (c *Cache) path(name string) string {
 // stamp is the header of an entry: which binary made it from which bytes.
 func stamp(src []byte) []byte {
 	h := sha256.New()
-	h.Write(binaryID())
+	h.Write(buildid.ID())
 	h.Write(src)
 	return fmt.Appendf(nil, "mcpsync parse cache %x\n", h.Sum(nil))
 }
-
-// binaryID names this build of mcpsync: the executable's path, size and
-// modification time. A new build, even one of the same version, is a new
-// binary, so an entry never outlives the code that wrote it.
-var binaryID = sync.OnceValue(func() []byte {
-	exe, err := os.Executable()
-	if err != nil {
-		return []byte("unknown")
-	}
-	fi, err := os.Stat(exe)
-	if err != nil {
-		return []byte(exe)
-	}
-	return fmt.Appendf(nil, "%s\x00%d\x00%d", exe, fi.Size(), fi.ModTime().UnixNano())
-})
