@@ -204,6 +204,49 @@ func (s *Server) Normalize() {
 // the Extra keys of clients other than those listed in extraFor (pass no
 // client to ignore Extra entirely). Both are compared after Normalize.
 func Equal(a, b Server, extraFor ...string) bool {
+	if a.Auth.BearerTokenEnv != "" || b.Auth.BearerTokenEnv != "" {
+		return equalNormalized(a, b, extraFor)
+	}
+	// Without a bearer token to fold into the headers, Normalize changes
+	// nothing the comparisons below see (an empty list, map or OAuth is
+	// equal to none there), except the transport it infers: compare
+	// without copying. An export compares every server of every file.
+	if a.Name != b.Name || a.Project != b.Project || a.inferredTransport() != b.inferredTransport() || a.Command != b.Command ||
+		a.Cwd != b.Cwd || a.URL != b.URL || a.Disabled != b.Disabled || a.StartupTimeout != b.StartupTimeout ||
+		a.ToolTimeout != b.ToolTimeout {
+		return false
+	}
+	if !slices.Equal(a.Args, b.Args) || !maps.Equal(a.Env, b.Env) || !maps.Equal(a.Headers, b.Headers) ||
+		!slices.Equal(a.ToolsAllow, b.ToolsAllow) || !slices.Equal(a.ToolsDeny, b.ToolsDeny) {
+		return false
+	}
+	if !oauthEqual(a.Auth.OAuth, b.Auth.OAuth) {
+		return false
+	}
+	for _, c := range extraFor {
+		if !extraEqual(a.Extra[c], b.Extra[c]) {
+			return false
+		}
+	}
+	return true
+}
+
+// inferredTransport is the transport Normalize gives s.
+func (s *Server) inferredTransport() Transport {
+	if s.Transport != "" {
+		return s.Transport
+	}
+	switch {
+	case s.Command != "":
+		return Stdio
+	case s.URL != "":
+		return HTTP
+	}
+	return ""
+}
+
+// equalNormalized is Equal on normalized copies.
+func equalNormalized(a, b Server, extraFor []string) bool {
 	a, b = a.Clone(), b.Clone()
 	a.Normalize()
 	b.Normalize()

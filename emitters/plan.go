@@ -256,6 +256,7 @@ func PlanExport(targets []Target, opts ExportOptions) *Plan {
 	p := &Plan{storePath: opts.StorePath, baseSources: opts.Sources}
 	exported := map[string]bool{}
 	pruned := map[string]bool{}
+	clean := map[string]bool{} // see projectSecrets
 	for _, group := range groupByFile(targets) {
 		fc := readFile(group)
 		p.Files = append(p.Files, fc)
@@ -267,7 +268,7 @@ func PlanExport(targets []Target, opts ExportOptions) *Plan {
 		if fc.Changed() && !fc.Diags.HasErrors() && !group[0].Location.Shown {
 			fc.Diags = append(fc.Diags, checkWritable(fc, clientNames(group))...)
 			fc.Diags = append(fc.Diags, readableSecrets(fc)...)
-			fc.Diags = append(fc.Diags, projectSecrets(fc)...)
+			fc.Diags = append(fc.Diags, projectSecrets(fc, clean)...)
 		}
 		p.Diags = append(p.Diags, fc.Diags...)
 	}

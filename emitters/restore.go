@@ -354,7 +354,11 @@ func SharedSecret(srv canonical.Server, path string) *canonical.Diagnostic {
 // projectSecrets refuses the servers a plan writes into a project's file
 // (Root set) that hold a literal secret; entries the file already had are
 // the user's and stay as they are.
-func projectSecrets(fc *FileChange) canonical.Diagnostics {
+//
+// clean, shared by the files of one plan, holds the ledger hashes of the
+// servers found to hold no secret: the same server written into five
+// project files is scanned once.
+func projectSecrets(fc *FileChange, clean map[string]bool) canonical.Diagnostics {
 	if fc.Root == "" || !fc.Changed() || fc.After == nil {
 		return nil
 	}
@@ -365,10 +369,21 @@ func projectSecrets(fc *FileChange) canonical.Diagnostics {
 			if e.Action != Add && e.Action != Update {
 				continue
 			}
-			if srv, ok := after.Get(e.Name); ok {
-				if d := SharedSecret(srv, fc.Path); d != nil {
-					ds = append(ds, d)
+			srv, ok := after.Get(e.Name)
+			if !ok {
+				continue
+			}
+			hash := ""
+			if m := tp.manage[e.Name]; m != nil {
+				hash = m.Hash // the snapshot of this very read-back
+				if clean[hash] {
+					continue
 				}
+			}
+			if d := SharedSecret(srv, fc.Path); d != nil {
+				ds = append(ds, d)
+			} else if hash != "" {
+				clean[hash] = true
 			}
 		}
 	}

@@ -117,11 +117,12 @@ func PlanSync(in *SyncInput, opts SyncOptions) *Plan {
 	if opts.Store != nil {
 		p.Files = append(p.Files, storeChange(opts.Store))
 	}
+	clean := map[string]bool{} // see projectSecrets
 	for _, fc := range in.Files {
 		p.Files = append(p.Files, fc)
 		planFileSync(fc, opts)
 		if !fc.Diags.HasErrors() {
-			fc.Diags = append(fc.Diags, projectSecrets(fc)...)
+			fc.Diags = append(fc.Diags, projectSecrets(fc, clean)...)
 		}
 		p.Diags = append(p.Diags, fc.Diags...)
 	}

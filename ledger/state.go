@@ -153,12 +153,7 @@ func hashSnapshot(s canonical.Server) string {
 			}
 		}
 	}
-	data, err := json.Marshal(s)
-	if err != nil {
-		// A canonical.Server always marshals; a failure here is a bug.
-		panic("state: cannot marshal server: " + err.Error())
-	}
-	sum := sha256.Sum256(data)
+	sum := sha256.Sum256(appendServerJSON(nil, &s)) // json.Marshal(s)'s bytes
 	return hex.EncodeToString(sum[:])
 }
 
@@ -242,7 +237,7 @@ func (st *State) Save() error {
 		e.Server = canonical.Server{} // omitted while it is written (see Entry.Server)
 	})
 	shadow := *st
-	shadow.Snapshots = snaps
+	shadow.Snapshots = nil
 	data, err := json.Marshal(&shadow)
 	for _, h := range moved {
 		h.e.Server = h.srv
@@ -250,10 +245,36 @@ func (st *State) Save() error {
 	if err != nil {
 		return err
 	}
+	if len(snaps) > 0 {
+		// The snapshots, written by appendServerJSON as json.Marshal would
+		// write them: in the last member, before the closing brace.
+		data = appendSnapshots(append(data[:len(data)-1], `,"snapshots":`...), snaps)
+		data = append(data, '}')
+	}
 	if err := atomicfile.WriteFile(st.path, append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf("%s: cannot save mcpsync's state: %w", st.path, err)
 	}
 	return nil
+}
+
+// appendSnapshots appends snaps as a JSON object, keys sorted.
+func appendSnapshots(b []byte, snaps map[string]canonical.Server) []byte {
+	keys := make([]string, 0, len(snaps))
+	for k := range snaps {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, k)
+		b = append(b, ':')
+		srv := snaps[k]
+		b = appendServerJSON(b, &srv)
+	}
+	return append(b, '}')
 }
 
 // File returns what is known about path, or nil.
