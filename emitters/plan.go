@@ -728,7 +728,7 @@ func (tp *TargetPlan) recordWritten(name, client string, store, after *canonical
 		// The client holds it in its own way (Cursor reads an SSE url as
 		// plain url): say what it was written from, so that the next run
 		// need not write it again to see that it holds the same.
-		e.From = writtenFrom(tp.Target, want, opts)
+		e.From = WrittenFrom(tp.Target, want, opts)
 	}
 }
 
@@ -756,7 +756,7 @@ func heldAsWritten(t Target, have, want canonical.Server, rec *ledger.Entry, opt
 	if rec == nil { // not mcpsync's entry: nothing to remember about it
 		return sameDefinition(have, formats.ViewOr(t.Adapter, t.Location, want, opts), client), ""
 	}
-	from = writtenFrom(t, want, opts)
+	from = WrittenFrom(t, want, opts)
 	if rec.From == from && rec.Hash == ledger.Hash(have) {
 		return true, from
 	}
@@ -769,7 +769,7 @@ func heldAsWritten(t Target, have, want canonical.Server, rec *ledger.Entry, opt
 // writtenFrom names what an entry is written from: the store's definition,
 // the client, its file, the options and the build of mcpsync that encoded
 // it. Any of them different is another encoding.
-func writtenFrom(t Target, want canonical.Server, opts formats.EncodeOptions) string {
+func WrittenFrom(t Target, want canonical.Server, opts formats.EncodeOptions) string {
 	h := sha256.New()
 	h.Write(buildid.ID())
 	fmt.Fprintf(h, "\x00%s\x00%s\x00%s\x00%+v\x00%s", t.Adapter.ID(), t.Location.Path, t.Location.Scope, opts.For(t.Location), ledger.Hash(want))

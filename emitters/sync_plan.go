@@ -190,9 +190,13 @@ func planFileSync(fc *FileChange, opts SyncOptions) {
 			tp.addedKeys = addedKeys(t, cur, out, after.Len() > 0)
 		}
 		out = tp.sideKeys(opts.State, fc.Path, cur, out, after)
+		wantIdx := want.Servers.Indexed()
 		for _, name := range want.Written {
 			if srv, ok := after.Get(name); ok {
-				tp.manageSnapshot(name, tp.Client, srv)
+				e := tp.manageSnapshot(name, tp.Client, srv)
+				if w, ok := wantIdx.Get(name); ok && !sameDefinition(srv, w, tp.Client) {
+					e.From = WrittenFrom(t, w, opts.Encode) // as export records it (recordWritten)
+				}
 			}
 		}
 		for _, name := range want.Refresh {

@@ -153,6 +153,9 @@ type side struct {
 	want    *emitters.SyncWant
 	changed bool
 	cur     *canonical.Indexed // tp.Current by name (it is what was read: it never changes)
+	// managed are the ledger's records of the section: what mcpsync wrote
+	// there, and what from (viewOf).
+	managed map[string]*ledger.Entry
 }
 
 // current is what the client's section held, by name: a plan looks up
@@ -175,6 +178,7 @@ type planner struct {
 	st           *ledger.State
 	r            *Result
 	sides        []*side
+	store        *store.Index // opts.Store's servers by name; the store is changed through it
 	storeFresh   bool
 	storeChanged bool
 	bases        []canonical.Server
@@ -196,7 +200,7 @@ func Plan(opts Options) *Result {
 	if len(opts.Views.m) > maxViews {
 		clear(opts.Views.m)
 	}
-	p := &planner{opts: opts, st: st, r: &Result{StorePath: opts.Store.Path}}
+	p := &planner{opts: opts, st: st, r: &Result{StorePath: opts.Store.Path}, store: opts.Store.Index()}
 	in := emitters.ReadForSync(opts.Targets)
 	if in.Diags.HasErrors() {
 		p.r.Plan = emitters.PlanSync(in, emitters.SyncOptions{State: st})
@@ -229,7 +233,7 @@ func Plan(opts Options) *Result {
 			p.warns = append(p.warns, d)
 			continue
 		}
-		if srv, ok := opts.Store.Servers.Get(name); ok && srv.Project != "" {
+		if srv, ok := p.store.Get(name); ok && srv.Project != "" {
 			p.localServer(srv)
 			continue
 		}
@@ -253,10 +257,10 @@ func (p *planner) server(name string) {
 	// the store's: the store's lack of it is its removal, even when the
 	// store is empty (the source was all it held).
 	formerSource := ""
-	if b := st.Base(storePath, name); b != nil && b.Source != "" && p.opts.Store.Servers.Index(name) < 0 {
+	if b := st.Base(storePath, name); b != nil && b.Source != "" && !p.store.Has(name) {
 		formerSource = b.Source
 	}
-	mi, idx := buildMerge(name, p.opts, p.sides, st, p.storeFresh && formerSource == "")
+	mi, idx := buildMerge(name, p.opts, p.store, p.sides, st, p.storeFresh && formerSource == "")
 	takeID, taking := p.opts.Take[name]
 	if taking {
 		mi.Take = slices.IndexFunc(idx, func(sd *side) bool { return sideID(sd) == takeID })
@@ -360,11 +364,11 @@ func (p *planner) applyStore(name string, a sideOut, oc *Outcome) {
 				return
 			}
 		}
-		p.opts.Store.Put(srv)
+		p.store.Put(srv)
 		p.storeChanged = true
 		oc.To = append(oc.To, StoreSide)
 	case remove:
-		p.opts.Store.Remove(name)
+		p.store.Remove(name)
 		p.storeChanged = true
 		oc.Removed = append(oc.Removed, StoreSide)
 	}
@@ -490,7 +494,7 @@ func bindClients(in *emitters.SyncInput, opts Options, st *ledger.State, r *Resu
 			continue
 		}
 		sd := &side{id: tp.Client, tp: tp, path: fc.Path, section: section, key: ledger.ClientKey(fc.Path, section),
-			fresh: missing, views: opts.Views}
+			fresh: missing, views: opts.Views, managed: st.Managed(fc.Path, section)}
 		sd.want = &emitters.SyncWant{Servers: tp.Current.Clone()}
 		sides = append(sides, sd)
 	}
@@ -556,7 +560,7 @@ func allNames(opts Options, sides []*side, db *ledger.State) []string {
 
 // buildMerge gathers one server's sides: the store, then every client the
 // store's rules allow it for. idx maps merge sides back (nil: the store).
-func buildMerge(name string, opts Options, sides []*side, st *ledger.State, storeFresh bool) (mergeIn, []*side) {
+func buildMerge(name string, opts Options, storeIdx *store.Index, sides []*side, st *ledger.State, storeFresh bool) (mergeIn, []*side) {
 	storePath := opts.Store.Path
 	mi := mergeIn{Take: -1}
 	if e := st.Base(storePath, name); e != nil {
@@ -566,7 +570,7 @@ func buildMerge(name string, opts Options, sides []*side, st *ledger.State, stor
 	}
 	identity := func(f fields) (fields, bool) { return f, true }
 	s := sideIn{ID: StoreSide, Store: true, Fresh: storeFresh, View: identity}
-	if srv, ok := opts.Store.Servers.Get(name); ok {
+	if srv, ok := storeIdx.Get(name); ok {
 		s.Present, s.Cur = true, fieldsOf(srv)
 	}
 	mi.Sides = append(mi.Sides, s)
@@ -619,7 +623,12 @@ func (sd *side) viewOf(name string, enc formats.EncodeOptions) func(fields) (fie
 			return v.f, v.ok
 		}
 		v := viewResult{}
-		if got, ok := formats.View(t.Adapter, t.Location, f.server(name), enc); ok {
+		want := f.server(name)
+		if m := sd.managed[name]; m != nil && m.From != "" && m.From == emitters.WrittenFrom(t, want, enc) {
+			// mcpsync wrote this very definition there, with these options
+			// and this build, and recorded how the client read it back.
+			v = viewResult{f: fieldsOf(m.Server), ok: true}
+		} else if got, ok := formats.View(t.Adapter, t.Location, want, enc); ok {
 			v = viewResult{f: fieldsOf(got), ok: true}
 		}
 		sd.views.m[k] = v

@@ -171,16 +171,38 @@ func (s *Store) Put(srv canonical.Server) {
 // name: Put in a loop scans the list for each server. Change the store
 // only through them while they are in use.
 func (s *Store) Indexed() (get func(name string) (canonical.Server, bool), put func(canonical.Server)) {
-	idx := s.Servers.Indexed()
-	return idx.Get, func(srv canonical.Server) {
-		srv = srv.Clone()
-		srv.Normalize()
-		if old, ok := idx.Get(srv.Name); ok {
-			srv.Origin = old.Origin
-		}
-		idx.Put(srv)
-	}
+	idx := s.Index()
+	return idx.Get, idx.Put
 }
+
+// Index is the store's servers through an index by name: Get, Put and
+// Remove as the Store's own, without a scan of the list each. Change the
+// store only through it while it is in use.
+type Index struct {
+	idx *canonical.Indexed
+}
+
+// Index returns an index of the store's servers.
+func (s *Store) Index() *Index { return &Index{idx: s.Servers.Indexed()} }
+
+// Get returns the named server.
+func (x *Index) Get(name string) (canonical.Server, bool) { return x.idx.Get(name) }
+
+// Has reports whether the store holds the named server.
+func (x *Index) Has(name string) bool { return x.idx.Has(name) }
+
+// Put is Store.Put.
+func (x *Index) Put(srv canonical.Server) {
+	srv = srv.Clone()
+	srv.Normalize()
+	if old, ok := x.idx.Get(srv.Name); ok {
+		srv.Origin = old.Origin
+	}
+	x.idx.Put(srv)
+}
+
+// Remove is Store.Remove.
+func (x *Index) Remove(name string) bool { return x.idx.Remove(name) }
 
 // Remove deletes the named server and reports whether it was there.
 func (s *Store) Remove(name string) bool { return s.Servers.Remove(name) }
