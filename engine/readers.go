@@ -22,6 +22,26 @@ func (e *Engine) otherReaders(p *emitters.Plan, env formats.Env) canonical.Diagn
 	}
 	var byPath map[string][]reader
 	var ds canonical.Diagnostics
+	// The base names of the files written: a client that says it reads no
+	// such file is not loaded to ask where it reads (formats.ReadHinter).
+	names := map[string]bool{}
+	for _, fc := range p.Files {
+		if fc.Changed() && fc.After != nil {
+			names[filepath.Base(fc.Path)] = true
+		}
+	}
+	mayRead := func(ad formats.Adapter) bool {
+		h, ok := ad.(formats.ReadHinter)
+		if _, moved := env.Files[ad.ID()]; !ok || moved {
+			return true
+		}
+		for n := range names {
+			if h.MayRead(n) {
+				return true
+			}
+		}
+		return false
+	}
 	for _, fc := range p.Files {
 		if !fc.Changed() || fc.After == nil {
 			continue
@@ -42,6 +62,9 @@ func (e *Engine) otherReaders(p *emitters.Plan, env formats.Env) canonical.Diagn
 		if byPath == nil { // computed once, only when something is written
 			byPath = map[string][]reader{}
 			for _, ad := range e.Registry().All() {
+				if !mayRead(ad) {
+					continue
+				}
 				for _, loc := range ad.Locations(env) {
 					k := filepath.Clean(loc.Path)
 					byPath[k] = append(byPath[k], reader{ad, loc})

@@ -262,6 +262,14 @@ type FileChooser interface {
 	ChooseFiles(locs []Location, exists func(path string) bool) []Location
 }
 
+// A ReadHinter is an Adapter that can tell, before it loads its own
+// description, that it reads no file named base (a file's base name): a
+// check of who else reads a written file then loads only the clients that
+// may. True means "perhaps", never "yes".
+type ReadHinter interface {
+	MayRead(base string) bool
+}
+
 // A SectionRemover is an Adapter whose server map sits under keys of a
 // larger file: "mcpServers" in Gemini's settings.json, "context_servers"
 // in Zed's, projects[dir].mcpServers in ~/.claude.json, "extensions:" in

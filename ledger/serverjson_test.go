@@ -76,3 +76,28 @@ func TestSaveSnapshotsAsMarshal(t *testing.T) {
 		t.Fatalf("snapshot written as %s, want %s", got, want)
 	}
 }
+
+// FuzzEntryJSON: Entry's MarshalJSON writes what encoding/json writes for
+// the same fields without it.
+func FuzzEntryJSON(f *testing.F) {
+	f.Add("cursor", "abc", "n", int64(0), "", "", true)
+	f.Add("", "", "", int64(1700000000123456789), "f<>", "team", false)
+	f.Fuzz(func(t *testing.T, client, hash, name string, at int64, from, source string, withServer bool) {
+		e := Entry{Client: client, Hash: hash, From: from, Source: source}
+		if at != 0 {
+			e.At = time.Unix(0, at).UTC()
+		}
+		if withServer {
+			e.Server = canonical.Server{Name: name, Command: from, Env: map[string]string{source: hash}}
+		}
+		type plain Entry // the same fields, without the method
+		want, werr := json.Marshal(plain(e))
+		got, gerr := json.Marshal(&e)
+		if (werr != nil) != (gerr != nil) {
+			t.Fatalf("errors differ: %v / %v", werr, gerr)
+		}
+		if werr == nil && !bytes.Equal(got, want) {
+			t.Fatalf("MarshalJSON:\n%s\nencoding/json:\n%s", got, want)
+		}
+	})
+}

@@ -110,7 +110,7 @@ type Entry struct {
 	// From, for an entry the client holds in its own spelling (not equal
 	// to the store's definition), names what it was written from: the
 	// definition, the client, file, options and build (emitters'
-	// writtenFrom). While the file's entry is unchanged and From matches,
+	// WrittenFrom). While the file's entry is unchanged and From matches,
 	// it is known to hold that definition without writing it again.
 	From string `json:"from,omitempty"`
 	// Source, for a sync base, is the team source the server came from
@@ -220,12 +220,14 @@ func (st *State) Path() string { return st.path }
 // (State.Snapshots), as compact JSON (it is mcpsync's own file, read and
 // written on every run; 'mcpsync status --json' is the view for people).
 func (st *State) Save() error {
-	snaps := map[string]canonical.Server{}
+	n := 0
+	st.eachEntry(func(*Entry) { n++ })
+	snaps := make(map[string]canonical.Server, n/4) // a server is in several files, as one snapshot
 	type held struct {
 		e   *Entry
 		srv canonical.Server
 	}
-	var moved []held
+	moved := make([]held, 0, n)
 	st.eachEntry(func(e *Entry) {
 		if e.Server.Name == "" || e.Hash == "" {
 			return

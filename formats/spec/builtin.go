@@ -83,6 +83,36 @@ func BuiltinAdapter(id string, h Hooks) formats.Adapter {
 	return &lazyAdapter{id: id, hooks: h}
 }
 
+// MayRead implements formats.ReadHinter without parsing the spec: false
+// when no path of the spec ends in the file name base.
+func (l *lazyAdapter) MayRead(base string) bool {
+	names, anyFile := builtinFileNames(l.id)
+	return anyFile || names[base]
+}
+
+// builtinFileNames reads the file names a built-in spec's paths end in
+// from its text: each path = "…/NAME" line gives NAME. A path that does not
+// end in a name written out (a whole path from env()) means the client may
+// read a file of any name: anyFile.
+func builtinFileNames(id string) (names map[string]bool, anyFile bool) {
+	src, _ := BuiltinSource(id)
+	names = map[string]bool{}
+	for line := range strings.Lines(string(src)) {
+		key, value, ok := strings.Cut(strings.TrimSpace(line), "=")
+		if !ok || strings.TrimSpace(key) != "path" {
+			continue
+		}
+		value = strings.TrimSpace(value)
+		rest, ok := strings.CutSuffix(value, `"`)
+		name := rest[strings.LastIndexByte(rest, '/')+1:]
+		if !ok || !strings.Contains(rest, "/") || name == "" || strings.ContainsAny(name, `"${}()`) {
+			return nil, true
+		}
+		names[name] = true
+	}
+	return names, false
+}
+
 // lazyAdapter parses its built-in spec on first use.
 type lazyAdapter struct {
 	id    string
@@ -94,6 +124,7 @@ type lazyAdapter struct {
 var (
 	_ formats.Adapter     = (*lazyAdapter)(nil)
 	_ formats.FileChooser = (*lazyAdapter)(nil)
+	_ formats.ReadHinter  = (*lazyAdapter)(nil)
 )
 
 func (l *lazyAdapter) get() *Adapter {
