@@ -223,6 +223,9 @@ func (r *reader) str(n jsonedit.Node, field string) (string, bool) {
 }
 
 func (r *reader) ref(n jsonedit.Node, field, s string) string {
+	if !strings.ContainsAny(s, "${") {
+		return s // no reference in any dialect (canonical.Parse's own test)
+	}
 	d := r.a.spec.DialectFor(r.modelField(field), r.t.loc.Scope)
 	tpl := canonical.Parse(s, d)
 	if !tpl.HasRefs() {
@@ -244,9 +247,10 @@ func (r *reader) modelField(field string) string {
 		key, rest = field[:i], field[i:]
 	}
 	f := r.a.spec.Fields
-	for model, client := range map[string]string{"command": f.Command, "args": f.Args, "env": f.Env, "cwd": f.Cwd, "url": f.URL, "headers": f.Headers} {
-		if client != "" && client == key {
-			return model + rest
+	for _, m := range [...]struct{ model, client string }{{"command", f.Command}, {"args", f.Args}, {"env", f.Env},
+		{"cwd", f.Cwd}, {"url", f.URL}, {"headers", f.Headers}} {
+		if m.client != "" && m.client == key {
+			return m.model + rest
 		}
 	}
 	return field

@@ -2,7 +2,6 @@ package secrets
 
 import (
 	"math"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -69,8 +68,8 @@ type Field struct {
 
 // provider is one token format.
 type provider struct {
-	prefixes []string       // literal starts; the pattern is tried only where one is
-	re       *regexp.Regexp // anchored at the start
+	prefixes []string   // literal starts; the pattern is tried only where one is
+	re       *lazyre.RE // anchored at the start; compiled where a prefix is found
 	label    string
 	envVar   string
 	kind     Kind
@@ -115,11 +114,11 @@ var providers []*provider
 
 func init() {
 	for _, p := range providerSpecs {
-		providers = append(providers, &provider{prefixes: p.prefixes, re: regexp.MustCompile(`^(?:` + p.pattern + `)`),
+		providers = append(providers, &provider{prefixes: p.prefixes, re: lazyre.New(`^(?:` + p.pattern + `)`),
 			label: p.label, envVar: p.vars, kind: KindKnownToken})
 	}
 	providers = append(providers, &provider{prefixes: []string{"eyJ"},
-		re:    regexp.MustCompile(`^eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`),
+		re:    lazyre.New(`^eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`),
 		label: "JWT", kind: KindJWT})
 }
 
@@ -148,7 +147,7 @@ func findTokens(text string) []tokenMatch {
 					break
 				}
 				i += at
-				if m := p.re.FindStringIndex(text[i:]); m != nil {
+				if m := p.re.Get().FindStringIndex(text[i:]); m != nil {
 					out = append(out, tokenMatch{i, i + m[1], p})
 				}
 				at = i + len(prefix)
