@@ -6,7 +6,11 @@
 # kept as it is. A url is detected as streamable HTTP or SSE.
 #
 # Kiro CLI (the successor of the Amazon Q Developer CLI) reads the same two
-# files (kiro.dev/docs/cli/mcp/configuration). Since Kiro CLI 2.4.0, and
+# files (kiro.dev/docs/cli/mcp/configuration), and MCP servers of its agent
+# configs. Its configuration table (kiro.dev/docs/cli/chat/configuration)
+# lists ~/.kiro/settings/mcp.json and .kiro/settings/mcp.json only, not
+# the Amazon Q CLI's ~/.aws/amazonq/mcp.json: that file stays the amazonq
+# client's, for the Amazon Q IDE plugins and the q CLI still installed. Since Kiro CLI 2.4.0, and
 # in the IDE (kiro.dev/docs/mcp/security), a ${VAR} is expanded only for a
 # variable in the approved list, kiroAgent.mcpApprovedEnvVars in
 # ~/.kiro/settings/cli.json; any other reaches the server as the text
