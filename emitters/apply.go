@@ -92,8 +92,18 @@ type BackupRecord struct {
 	NewSHA256 string      `json:"newSha256,omitempty"`
 	// State is what mcpsync's state knew about the file before the apply
 	// (its hash, managed entries); a restore puts it back with the bytes.
-	State *ledger.File `json:"state,omitempty"`
+	// Backups written since the parse cache keep it in StateFile, a file
+	// of the backup directory, and leave State out of the manifest:
+	// pruning reads every manifest on every write, and a state of 10,000
+	// entries inline made that read the cost of the write. Read it with
+	// Backup.ReadState.
+	State     *ledger.File `json:"state,omitempty"`
+	StateFile string       `json:"stateFile,omitempty"`
 }
+
+// stateFileName is the name of rec's state in its backup directory: "~"
+// is escaped by EscapePath, so no copy of a file is named so.
+func stateFileName(path string) string { return "state~" + EscapePath(path) + ".json" }
 
 // Apply writes exactly the plan, all or nothing:
 //
@@ -297,7 +307,16 @@ func backup(changes []*FileChange, stateDir string, at time.Time, command string
 	for _, fc := range changes {
 		rec := BackupRecord{Path: fc.Path, Root: fc.Root, Created: fc.Before == nil, Mode: fc.Mode, SHA256: fc.BeforeHash}
 		if st != nil && !fc.raw {
-			rec.State = st.File(fc.Path).Clone()
+			if f := st.File(fc.Path); f != nil {
+				data, err := json.Marshal(f)
+				if err != nil {
+					return m, "", fmt.Errorf("cannot back up what mcpsync knows of %s: %w; nothing was written", fc.Path, err)
+				}
+				rec.StateFile = stateFileName(fc.Path)
+				if err := atomicfile.WriteFile(filepath.Join(dir, rec.StateFile), data, 0o600); err != nil {
+					return m, "", fmt.Errorf("cannot back up what mcpsync knows of %s: %w; nothing was written", fc.Path, err)
+				}
+			}
 		}
 		if fc.After != nil {
 			rec.NewSHA256 = ledger.HashBytes(fc.After)

@@ -58,6 +58,23 @@ func (b *Backup) Read(rec BackupRecord) ([]byte, error) {
 	return data, nil
 }
 
+// ReadState returns what mcpsync's state knew of rec's file before the
+// backup: rec.State of an older manifest, or its StateFile. nil: nothing.
+func (b *Backup) ReadState(rec BackupRecord) (*ledger.File, error) {
+	if rec.StateFile == "" {
+		return rec.State, nil
+	}
+	data, err := os.ReadFile(filepath.Join(b.Dir, rec.StateFile))
+	if err != nil {
+		return nil, fmt.Errorf("backup %s: cannot read what mcpsync knew of %s: %w", b.ID, rec.Path, err)
+	}
+	var f ledger.File
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("backup %s: what mcpsync knew of %s is damaged: %v", b.ID, rec.Path, err)
+	}
+	return &f, nil
+}
+
 // Size returns the size of the copy of rec's file, or -1 when there is none.
 func (b *Backup) Size(rec BackupRecord) int64 {
 	if rec.Backup == "" {
@@ -125,11 +142,17 @@ func readBackup(dir string) (*Backup, error) {
 	for _, r := range m.Files {
 		// A record names an absolute client file and a copy inside this
 		// directory; anything else is a damaged (or forged) manifest.
-		if !filepath.IsAbs(r.Path) || r.Backup != "" && (strings.ContainsAny(r.Backup, `/\`) || r.Backup == ".." || r.Backup == "." || r.Backup == ManifestName) {
+		if !filepath.IsAbs(r.Path) || !inBackupDir(r.Backup) || !inBackupDir(r.StateFile) {
 			return nil, fmt.Errorf("%s: damaged manifest (record %q)", dir, r.Path)
 		}
 	}
 	return &Backup{ID: filepath.Base(dir), Dir: dir, At: m.At, Command: m.Command, Files: m.Files}, nil
+}
+
+// inBackupDir reports whether name ("" for none) names a file of the
+// backup directory itself, never one beside or above it, nor the manifest.
+func inBackupDir(name string) bool {
+	return name == "" || !strings.ContainsAny(name, `/\`) && name != ".." && name != "." && name != ManifestName
 }
 
 // Retention says how many backups are kept.
@@ -219,6 +242,9 @@ func PruneBackups(stateDir string, r Retention, now time.Time) ([]string, error)
 		for _, rec := range b.Files {
 			if gone[rec.Path] && rec.Backup != "" {
 				os.Remove(filepath.Join(b.Dir, rec.Backup))
+			}
+			if gone[rec.Path] && rec.StateFile != "" {
+				os.Remove(filepath.Join(b.Dir, rec.StateFile))
 			}
 		}
 		touched = append(touched, b.Dir)

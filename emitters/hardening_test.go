@@ -1,6 +1,7 @@
 package emitters
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -75,8 +76,12 @@ func TestBackupRecordsCommandAndState(t *testing.T) {
 		t.Fatalf("last backup %+v", last)
 	}
 	rec := last.Files[0]
-	if rec.State == nil || rec.State.SHA256 != before.SHA256 || len(rec.State.Sections[""].Managed) != 1 {
-		t.Fatalf("recorded state %+v, want %+v", rec.State, before)
+	if rec.State != nil || rec.StateFile == "" {
+		t.Fatalf("the state is in the manifest (%+v), not a file of its own (%q)", rec.State, rec.StateFile)
+	}
+	state, err := last.ReadState(rec)
+	if err != nil || state == nil || state.SHA256 != before.SHA256 || len(state.Sections[""].Managed) != 1 {
+		t.Fatalf("recorded state %+v (%v), want %+v", state, err, before)
 	}
 	if data, err := last.Read(rec); err != nil || !strings.HasPrefix(string(data), "gh = ") {
 		t.Fatalf("backup bytes %q, %v", data, err)
@@ -319,5 +324,58 @@ func TestWritingASecretIntoAReadableFileWarns(t *testing.T) {
 	os.Chmod(path, 0o600)
 	if w := sb.plan([]Target{sb.target(lineAdapter{id: "a"}, "")}, []canonical.Server{srv}, nil).Diags.Warnings(); len(w) != 0 {
 		t.Fatalf("a private file: %v", w)
+	}
+}
+
+// A backup written before states moved out of the manifest (State inline)
+// still gives its state; pruning removes a dropped record's state file
+// with its copy.
+func TestBackupStateInlineAndPruned(t *testing.T) {
+	sb := newSandbox(t)
+	tgt := sb.target(lineAdapter{id: "fake"}, "")
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for i, servers := range [][]canonical.Server{{stdio("gh", "npx")}, {stdio("gh", "npx"), stdio("fs", "uvx")}, {stdio("fs", "uvx")}} {
+		sb.applyAt(sb.plan([]Target{tgt}, servers, func(o *ExportOptions) { o.Prune = true }), t0.Add(time.Duration(i)*time.Minute), "export")
+	}
+	bs, err := ListBackups(sb.stateDir)
+	if err != nil || len(bs) != 3 {
+		t.Fatalf("backups %v, %v", bs, err)
+	}
+	// Rewrite the middle one as an older mcpsync wrote it.
+	mid := bs[1]
+	rec := mid.Files[0]
+	want, err := mid.ReadState(rec)
+	if err != nil || want == nil {
+		t.Fatalf("state of the middle backup: %v, %v", want, err)
+	}
+	os.Remove(filepath.Join(mid.Dir, rec.StateFile))
+	rec.State, rec.StateFile = want, ""
+	data, _ := json.MarshalIndent(BackupManifest{At: mid.At, Command: mid.Command, Files: []BackupRecord{rec}}, "", "  ")
+	os.WriteFile(filepath.Join(mid.Dir, ManifestName), data, 0o600)
+	bs, _ = ListBackups(sb.stateDir)
+	got, err := bs[1].ReadState(bs[1].Files[0])
+	if err != nil || got == nil || got.SHA256 != want.SHA256 || len(got.Sections[""].Managed) != len(want.Sections[""].Managed) {
+		t.Fatalf("inline state read as %+v, %v; want %+v", got, err, want)
+	}
+	// Keep one backup per file: the newest stays, the others go, and with
+	// them their state files.
+	if _, err := PruneBackups(sb.stateDir, Retention{Keep: 1}, t0.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	bs, _ = ListBackups(sb.stateDir)
+	if len(bs) != 1 {
+		t.Fatalf("%d backups after pruning, want 1", len(bs))
+	}
+	entries, _ := os.ReadDir(filepath.Join(sb.stateDir, BackupDirName))
+	for _, e := range entries {
+		files, _ := os.ReadDir(filepath.Join(sb.stateDir, BackupDirName, e.Name()))
+		for _, f := range files {
+			if strings.HasPrefix(f.Name(), "state~") && e.Name() != bs[0].ID {
+				t.Errorf("state file %s left in a pruned backup", f.Name())
+			}
+		}
+	}
+	if s, err := bs[0].ReadState(bs[0].Files[0]); err != nil || s == nil {
+		t.Fatalf("the newest backup lost its state: %v, %v", s, err)
 	}
 }

@@ -173,6 +173,13 @@ func latestWrites(backups []*Backup) map[string]string {
 func restoreChange(b *Backup, rec BackupRecord, lastWritten string, o RestoreOptions) (*FileChange, *canonical.Diagnostic) {
 	fc := &FileChange{Path: rec.Path, Root: rec.Root, Kind: Unchanged, raw: true, restored: &rec, Mode: rec.Mode}
 	at := canonical.Pos{File: rec.Path}
+	state, err := b.ReadState(rec)
+	if err != nil {
+		d := canonical.Errorf("%v", err)
+		d.Detail = "choose another version (mcpsync restore --list); nothing was written"
+		return fc, d.At(at)
+	}
+	rec.State, rec.StateFile = state, ""
 	want, err := b.Read(rec)
 	if err != nil {
 		d := canonical.Errorf("%v", err)
