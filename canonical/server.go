@@ -208,12 +208,26 @@ func Equal(a, b Server, extraFor ...string) bool {
 		return equalNormalized(a, b, extraFor)
 	}
 	// Without a bearer token to fold into the headers, Normalize changes
-	// nothing the comparisons below see (an empty list, map or OAuth is
-	// equal to none there), except the transport it infers: compare
-	// without copying. An export compares every server of every file.
+	// nothing sameFields sees (an empty list, map or OAuth is equal to none
+	// there; the transport it infers is inferredTransport): compare without
+	// copying. An export compares every server of every file.
+	return sameFields(&a, &b, extraFor)
+}
+
+// equalNormalized is Equal on normalized copies.
+func equalNormalized(a, b Server, extraFor []string) bool {
+	a, b = a.Clone(), b.Clone()
+	a.Normalize()
+	b.Normalize()
+	return sameFields(&a, &b, extraFor)
+}
+
+// sameFields compares what Equal compares. Normalize has folded any
+// bearer token into the headers, or there is none.
+func sameFields(a, b *Server, extraFor []string) bool {
 	if a.Name != b.Name || a.Project != b.Project || a.inferredTransport() != b.inferredTransport() || a.Command != b.Command ||
 		a.Cwd != b.Cwd || a.URL != b.URL || a.Disabled != b.Disabled || a.StartupTimeout != b.StartupTimeout ||
-		a.ToolTimeout != b.ToolTimeout {
+		a.ToolTimeout != b.ToolTimeout || a.Auth.BearerTokenEnv != b.Auth.BearerTokenEnv {
 		return false
 	}
 	if !slices.Equal(a.Args, b.Args) || !maps.Equal(a.Env, b.Env) || !maps.Equal(a.Headers, b.Headers) ||
@@ -243,31 +257,6 @@ func (s *Server) inferredTransport() Transport {
 		return HTTP
 	}
 	return ""
-}
-
-// equalNormalized is Equal on normalized copies.
-func equalNormalized(a, b Server, extraFor []string) bool {
-	a, b = a.Clone(), b.Clone()
-	a.Normalize()
-	b.Normalize()
-	if a.Name != b.Name || a.Project != b.Project || a.Transport != b.Transport || a.Command != b.Command || a.Cwd != b.Cwd ||
-		a.URL != b.URL || a.Disabled != b.Disabled || a.StartupTimeout != b.StartupTimeout ||
-		a.ToolTimeout != b.ToolTimeout || a.Auth.BearerTokenEnv != b.Auth.BearerTokenEnv {
-		return false
-	}
-	if !slices.Equal(a.Args, b.Args) || !maps.Equal(a.Env, b.Env) || !maps.Equal(a.Headers, b.Headers) ||
-		!slices.Equal(a.ToolsAllow, b.ToolsAllow) || !slices.Equal(a.ToolsDeny, b.ToolsDeny) {
-		return false
-	}
-	if !oauthEqual(a.Auth.OAuth, b.Auth.OAuth) {
-		return false
-	}
-	for _, c := range extraFor {
-		if !extraEqual(a.Extra[c], b.Extra[c]) {
-			return false
-		}
-	}
-	return true
 }
 
 func oauthEqual(a, b *OAuth) bool {

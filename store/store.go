@@ -158,13 +158,17 @@ func Parse(filename string, src []byte) (*Store, canonical.Diagnostics) {
 
 // Put adds srv, or replaces the server of the same name. Putting a server
 // equal to the one stored changes nothing.
-func (s *Store) Put(srv canonical.Server) {
+func (s *Store) Put(srv canonical.Server) { s.Servers.Put(asStored(srv, s.Servers.Get)) }
+
+// asStored is srv as the store keeps it: a normalized copy, at the place
+// (Origin) of the server it replaces.
+func asStored(srv canonical.Server, get func(string) (canonical.Server, bool)) canonical.Server {
 	srv = srv.Clone()
 	srv.Normalize()
-	if old, ok := s.Servers.Get(srv.Name); ok {
+	if old, ok := get(srv.Name); ok {
 		srv.Origin = old.Origin
 	}
-	s.Servers.Put(srv)
+	return srv
 }
 
 // Indexed is Get and Put for many servers at once, through an index by
@@ -192,14 +196,7 @@ func (x *Index) Get(name string) (canonical.Server, bool) { return x.idx.Get(nam
 func (x *Index) Has(name string) bool { return x.idx.Has(name) }
 
 // Put is Store.Put.
-func (x *Index) Put(srv canonical.Server) {
-	srv = srv.Clone()
-	srv.Normalize()
-	if old, ok := x.idx.Get(srv.Name); ok {
-		srv.Origin = old.Origin
-	}
-	x.idx.Put(srv)
-}
+func (x *Index) Put(srv canonical.Server) { x.idx.Put(asStored(srv, x.idx.Get)) }
 
 // Remove is Store.Remove.
 func (x *Index) Remove(name string) bool { return x.idx.Remove(name) }
