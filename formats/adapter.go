@@ -262,6 +262,14 @@ type FileChooser interface {
 	ChooseFiles(locs []Location, exists func(path string) bool) []Location
 }
 
+// NameRuler is an optional part of an Adapter whose client accepts only
+// some server names (Pi: letters, digits, "_" and "-"). The adapter itself
+// leaves other names out, with a warning; NameRuler lets callers and tests
+// ask first.
+type NameRuler interface {
+	AcceptsName(name string) bool
+}
+
 // A ReadHinter is an Adapter that can tell, before it loads its own
 // description, that it reads no file named base (a file's base name): a
 // check of who else reads a written file then loads only the clients that

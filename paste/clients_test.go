@@ -155,17 +155,19 @@ func TestPasteReadsEveryDialect(t *testing.T) {
 			continue
 		}
 		seen[dialect] = true
-		in := `{"mcpServers": {"s": {"command": "run", "args": ["--token", "` + strings.ReplaceAll(ref, `"`, `\"`) + `"]}}}`
+		// env, which every client that expands references expands (Droid
+		// and Pi expand nothing in args).
+		in := `{"mcpServers": {"s": {"command": "run", "env": {"TOKEN": "` + strings.ReplaceAll(ref, `"`, `\"`) + `"}}}}`
 		if dialect == "continue" {
-			in = "mcpServers:\n  - name: s\n    command: run\n    args: [\"--token\", \"" + ref + "\"]\n"
+			in = "mcpServers:\n  - name: s\n    command: run\n    env:\n      TOKEN: \"" + ref + "\"\n"
 		}
 		got, ds := paste.Parse([]byte(in), paste.Options{Client: ad.ID()})
 		if ds.HasErrors() || got.Len() != 1 {
 			t.Errorf("%s (%s): %v", ad.ID(), dialect, ds)
 			continue
 		}
-		if args := got.Servers[0].Args; len(args) != 2 || args[1] != "${TOKEN}" {
-			t.Errorf("%s (%s): %s read as %q, want the reference ${TOKEN}", ad.ID(), dialect, ref, args)
+		if env := got.Servers[0].Env; env["TOKEN"] != "${TOKEN}" {
+			t.Errorf("%s (%s): %s read as %q, want the reference ${TOKEN}", ad.ID(), dialect, ref, env)
 		}
 	}
 	for _, d := range canonical.Dialects {

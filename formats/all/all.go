@@ -72,6 +72,7 @@ func NewRegistry(opts Options) *formats.Registry {
 	r.Register(plain("kiro"), builtin)
 	r.Register(plain("lm-studio"), builtin)
 	r.Register(plain("opencode"), builtin)
+	r.Register(plain("pi"), builtin)
 	r.Register(qwen.Adapter(), builtin)
 	r.Register(plain("roo"), builtin)
 	r.Register(plain("visual-studio"), builtin)

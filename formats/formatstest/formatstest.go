@@ -529,16 +529,30 @@ func checkNewFile(t *testing.T, a formats.Adapter, loc formats.Location) {
 
 // EscapingNames are server names that need escaping in a JSON pointer, a
 // TOML key or a shell.
-var EscapingNames = []string{"a/b", "x~y", "dot.name", "space name", "ünï-cødé", `q"uote`, "back\\slash"}
+// The last two are names every client takes, so that a client with a
+// rule for names (formats.NameRuler) still shows its escaping.
+var EscapingNames = []string{"a/b", "x~y", "dot.name", "space name", "ünï-cødé", `q"uote`, "back\\slash", "under_score", "Dash-9"}
 
 func checkNames(t *testing.T, a formats.Adapter, loc formats.Location) {
-	var want canonical.Set
+	var want, all canonical.Set
+	var refused []string
 	for _, n := range EscapingNames {
-		want.Servers = append(want.Servers, canonical.Server{Name: n, Transport: canonical.Stdio, Command: "echo", Args: []string{n}})
+		s := canonical.Server{Name: n, Transport: canonical.Stdio, Command: "echo", Args: []string{n}}
+		all.Servers = append(all.Servers, s)
+		if r, ok := a.(formats.NameRuler); ok && !r.AcceptsName(n) {
+			refused = append(refused, n)
+			continue
+		}
+		want.Servers = append(want.Servers, s)
 	}
-	out, diags := encode(t, a, loc, nil, want, formats.EncodeOptions{OS: Env.OS})
+	out, diags := encode(t, a, loc, nil, all, formats.EncodeOptions{OS: Env.OS})
 	if diags.HasErrors() {
 		t.Fatalf("Encode: %s", FormatDiags(diags))
+	}
+	for _, n := range refused {
+		if !slices.ContainsFunc(diags, func(d *canonical.Diagnostic) bool { return d.Server == n }) {
+			t.Errorf("server %q, a name %s does not take, was left out without a warning: %s", n, a.DisplayName(), FormatDiags(diags))
+		}
 	}
 	back, bdiags := decode(t, a, loc, out)
 	if bdiags.HasErrors() {
@@ -547,6 +561,9 @@ func checkNames(t *testing.T, a formats.Adapter, loc formats.Location) {
 	if !slices.Equal(back.Names(), want.Names()) {
 		t.Errorf("names did not round-trip:\nwant %q\ngot  %q\n%s", want.Names(), back.Names(), out)
 	}
+	if len(want.Servers) < 2 {
+		t.Fatalf("%s takes too few of the test names to check anything: %q", a.DisplayName(), want.Names())
+	}
 	// Removing one such name leaves the others.
 	want.Servers = want.Servers[1:]
 	out2, _ := encode(t, a, loc, out, want, formats.EncodeOptions{OS: Env.OS})
@@ -554,6 +571,7 @@ func checkNames(t *testing.T, a formats.Adapter, loc formats.Location) {
 	if !slices.Equal(back.Names(), want.Names()) {
 		t.Errorf("after removing %q: got %q", EscapingNames[0], back.Names())
 	}
+
 }
 
 // Malformed are inputs no client format accepts.

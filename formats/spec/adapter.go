@@ -355,3 +355,11 @@ func (a *Adapter) Approvals(env formats.Env) (formats.Approvals, bool) {
 	}
 	return formats.Approvals{Path: p, Key: ap.Key, How: ap.How}, true
 }
+
+var _ formats.NameRuler = (*Adapter)(nil)
+
+// AcceptsName implements formats.NameRuler: a spec without server_names
+// takes any name.
+func (a *Adapter) AcceptsName(name string) bool {
+	return a.spec.Names == nil || a.spec.Names.Pattern.MatchString(name)
+}

@@ -178,3 +178,8 @@ var _ formats.ApprovalsReader = (*lazyAdapter)(nil)
 func (l *lazyAdapter) Approvals(env formats.Env) (formats.Approvals, bool) {
 	return l.get().Approvals(env)
 }
+
+var _ formats.NameRuler = (*lazyAdapter)(nil)
+
+// AcceptsName implements formats.NameRuler.
+func (l *lazyAdapter) AcceptsName(name string) bool { return l.get().AcceptsName(name) }

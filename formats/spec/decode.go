@@ -223,6 +223,16 @@ func (r *reader) str(n jsonedit.Node, field string) (string, bool) {
 }
 
 func (r *reader) ref(n jsonedit.Node, field, s string) string {
+	if c := r.a.spec.Commands; c != nil && (strings.HasPrefix(s, c.Prefix) || strings.HasPrefix(s, c.Literal)) &&
+		r.a.spec.commandField(r.modelField(field)) {
+		if !strings.HasPrefix(s, c.Literal) {
+			r.skipf(n, field, "mcpsync does not carry a value made by a command to other clients; the entry is left as it is (write "+
+				c.Literal+" for a literal "+c.Prefix+")",
+				"%s starts with %q: %s runs the rest as a command to get the value", field, c.Prefix, r.a.spec.DisplayName)
+			return s
+		}
+		s = c.Prefix + s[len(c.Literal):] // the client's literal prefix
+	}
 	if !strings.ContainsAny(s, "${") {
 		return s // no reference in any dialect (canonical.Parse's own test)
 	}
@@ -330,6 +340,10 @@ func (a *Adapter) decodeServer(c *Context, t target, name string, key, n jsonedi
 	line, col := key.Pos()
 	srv := canonical.Server{Name: name, Origin: canonical.Pos{File: t.loc.Path, Line: line, Column: col}}
 	r := &reader{a: a, t: t, name: name}
+	if nr := a.spec.Names; nr != nil && !nr.Pattern.MatchString(name) {
+		r.skipf(key, "", "rename it to a name of "+nr.Rule, "%s accepts only server names of %s", a.spec.DisplayName, nr.Rule)
+		return srv, false, r.diags
+	}
 	if n.Kind() != jsonedit.KindObject {
 		r.skipf(n, "", "a server is an object such as {\"command\": \"npx\", \"args\": [...]}", "it is %s, not an object", n.Kind())
 		return srv, false, r.diags

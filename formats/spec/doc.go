@@ -43,6 +43,17 @@
 //	    how  = "approve it in My Editor's settings"
 //	  }                                   # export and doctor warn about the others
 //
+//	  command_values {                    # values the client runs as a shell command
+//	    prefix  = "!"                     # for their value: "!op read ..."
+//	    literal = "$!"                    # how a literal prefix is spelled
+//	    fields  = ["env", "headers"]      # model fields: env, headers, oauth.clientSecret, ...
+//	  }                                   # such entries are not imported
+//
+//	  server_names {                      # the only server names the client takes;
+//	    pattern = "^[A-Za-z0-9_-]+$"      # others are not written, with a warning
+//	    rule    = "letters, digits, _ and -"
+//	  }
+//
 //	  location "user" {                   # scope: user | project | local | managed
 //	    os          = ["linux", "darwin"] # default: every OS
 //	    path        = "${env("MY_EDITOR_HOME", "${home}/.my-editor")}/mcp.json"

@@ -188,12 +188,16 @@ func (e *encoder) str(s canonical.Server, field, v string) string {
 		e.bareDollar(s, field, v)
 	}
 	t := canonical.Parse(v, canonical.DialectCanonical)
-	if !t.HasRefs() {
-		return v
+	out := v
+	if t.HasRefs() {
+		var probs []canonical.RenderProblem
+		out, probs = t.Render(d)
+		for _, p := range probs {
+			e.warn(s, field, "", "%s: %s", p.Ref.Text, p.Reason)
+		}
 	}
-	out, probs := t.Render(d)
-	for _, p := range probs {
-		e.warn(s, field, "", "%s: %s", p.Ref.Text, p.Reason)
+	if c := e.a.spec.Commands; c != nil && strings.HasPrefix(out, c.Prefix) && e.a.spec.commandField(field) {
+		out = c.Literal + out[len(c.Prefix):] // else the client would run the rest as a command
 	}
 	return out
 }
@@ -304,6 +308,11 @@ func (e *encoder) render(s canonical.Server, exists bool) (fields []field, bridg
 	left := ""
 	if exists {
 		left = "; the entry already in the file is left as it is"
+	}
+	if nr := sp.Names; nr != nil && !nr.Pattern.MatchString(s.Name) {
+		e.warn(s, "name", "rename it in mcpsync to a name of "+nr.Rule+left,
+			"server %q is not written: %s accepts only server names of %s", s.Name, sp.DisplayName, nr.Rule)
+		return nil, false, false
 	}
 	tr, supported := sp.Transport(s.Transport)
 	if !supported {

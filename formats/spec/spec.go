@@ -54,6 +54,26 @@ type clientSchema struct {
 	OAuth      *oauthSchema      `hcl:"oauth,block"`
 	NewFile    *newFileSchema    `hcl:"new_file,block"`
 	Approved   *approvedSchema   `hcl:"approved_references,block"`
+	Commands   *commandsSchema   `hcl:"command_values,block"`
+	Names      *namesSchema      `hcl:"server_names,block"`
+}
+
+// namesSchema is the rule the client has for server names (Pi: letters,
+// digits, "_" and "-").
+type namesSchema struct {
+	Pattern      string    `hcl:"pattern"`
+	PatternRange hcl.Range `hcl:"pattern,attr_value_range"`
+	Rule         string    `hcl:"rule"`
+}
+
+// commandsSchema says which values the client runs as a command for the
+// value (Pi: a leading "!" in env and headers).
+type commandsSchema struct {
+	Def         hcl.Range `hcl:",def_range"`
+	Prefix      string    `hcl:"prefix"`
+	Literal     string    `hcl:"literal"`
+	Fields      []string  `hcl:"fields"`
+	FieldsRange hcl.Range `hcl:"fields,attr_value_range"`
 }
 
 // approvedSchema names the client's own settings file that lists the
@@ -147,6 +167,15 @@ type Spec struct {
 	// approved variables is the only ones it expands (Kiro): a reference
 	// to any other reaches the server as text.
 	Approved *Approved
+	// Commands, when set, are the values the client runs as a command to
+	// get the value (Pi's "!op read ..."): mcpsync writes a value that
+	// starts with the prefix in the client's spelling of a literal one, and
+	// does not import an entry whose value is a command (another client
+	// would get its text).
+	Commands *CommandValues
+	// Names, when set, is the only server names the client accepts; a
+	// server with another name is not written.
+	Names *NameRule
 	// Quirks names the Go hooks the client needs ("" for none).
 	Quirks string
 	// WindowsCmd: on a Windows target, npx-style commands are written as
@@ -434,6 +463,26 @@ func build(c *clientSchema, file string, src []byte) (*Spec, canonical.Diagnosti
 		}
 		s.Approved = &Approved{path: ap.Path, Key: ap.Key, How: ap.How}
 	}
+	if cv := c.Commands; cv != nil {
+		if cv.Prefix == "" || cv.Literal == "" || cv.Literal == cv.Prefix {
+			ck.errf(cv.Def, `give the prefix that marks a command and how the client spells it as a literal, as prefix = "!" and literal = "!!"`,
+				"command_values: prefix and literal must be given, and differ")
+		}
+		for _, f := range cv.Fields {
+			if !oneOf(f, "args", "env", "cwd", "url", "headers", "oauth.clientId", "oauth.clientSecret") {
+				ck.errf(cv.FieldsRange, `list model fields: "env", "headers", "oauth.clientSecret", ...`, "command_values: unknown field %q", f)
+			}
+		}
+		s.Commands = &CommandValues{Prefix: cv.Prefix, Literal: cv.Literal, Fields: cv.Fields}
+	}
+	if nr := c.Names; nr != nil {
+		re, err := regexp.Compile(nr.Pattern)
+		if err != nil {
+			ck.errf(nr.PatternRange, "write a Go regular expression, such as \"^[A-Za-z0-9_-]+$\"", "server_names: %v", err)
+		} else {
+			s.Names = &NameRule{Pattern: re, Rule: nr.Rule}
+		}
+	}
 	if nf := c.NewFile; nf != nil {
 		s.NewFile.Schema = nf.Schema
 		if nf.FinalNewline != nil {
@@ -560,6 +609,38 @@ func (s *Spec) DialectFor(field string, scope canonical.Scope) canonical.Dialect
 		}
 	}
 	return canonical.DialectNone
+}
+
+// NameRule is the server_names block.
+type NameRule struct {
+	Pattern *regexp.Regexp
+	// Rule says the pattern in words: "letters, digits, _ and -".
+	Rule string
+}
+
+// CommandValues is the command_values block: a value of one of Fields
+// that starts with Prefix is a command the client runs for the value;
+// Literal at the start of a value is a Prefix that is not one ("$!" in Pi,
+// where "$!" is an escaped "!").
+type CommandValues struct {
+	Prefix, Literal string
+	// Fields are model fields: "env", "headers", "oauth.clientSecret".
+	Fields []string
+}
+
+// commandField says whether a value of the model field (env.K,
+// headers.K, oauth.clientSecret) is run as a command by the client.
+func (s *Spec) commandField(field string) bool {
+	c := s.Commands
+	if c == nil {
+		return false
+	}
+	for _, f := range c.Fields {
+		if field == f || strings.HasPrefix(field, f+".") || strings.HasPrefix(field, f+"[") {
+			return true
+		}
+	}
+	return false
 }
 
 // Approved is the approved_references block: where the client keeps its

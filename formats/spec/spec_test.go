@@ -16,7 +16,7 @@ import (
 func TestBuiltinSources(t *testing.T) {
 	ids := spec.BuiltinIDs()
 	if !slices.Equal(ids, []string{"amazonq", "amp", "antigravity-cli", "auggie", "claude-code", "claude-desktop", "cline", "cline-cli", "copilot", "crush", "cursor", "devin", "devin-cli", "droid",
-		"gemini", "junie", "kilo", "kiro", "lm-studio", "opencode", "qwen", "roo", "visual-studio", "vscode", "windsurf", "zed"}) {
+		"gemini", "junie", "kilo", "kiro", "lm-studio", "opencode", "pi", "qwen", "roo", "visual-studio", "vscode", "windsurf", "zed"}) {
 		t.Errorf("BuiltinIDs = %v", ids)
 	}
 	for _, id := range ids {
@@ -199,6 +199,24 @@ func TestPlugins(t *testing.T) {
   transport "stdio" {}
 }
 `)
+	writeFile(t, dir, "g-blocks.hcl", `client "blocks" {
+  display_name = "Blocks"
+  format       = "json"
+  servers      = ["mcpServers"]
+  location "user" { path = "${home}/.b.json" }
+  fields { command = "command" }
+  transport "stdio" {}
+  command_values {
+    prefix  = "!"
+    literal = "!"
+    fields  = ["env", "command"]
+  }
+  server_names {
+    pattern = "^[a-z"
+    rule    = "lowercase letters"
+  }
+}
+`)
 	writeFile(t, dir, "f-dup.hcl", strings.Replace(string(good), "Windsurf", "Windsurf again", 1))
 	writeFile(t, dir, "notes.txt", "not a plugin")
 
@@ -224,6 +242,8 @@ func TestPlugins(t *testing.T) {
 			"8:13 unknown transport \"grpc\"", "6:12 unknown scope \"home\"", "6:31 unknown variable \"hme\""},
 		"e-quirks.hcl": {"1:1 " + dir + "/e-quirks.hcl: quirks \"vscode\" need Go code that only a built-in client has; remove the quirks line"},
 		"f-dup.hcl":    {"1:1 client \"windsurf\" is also described in " + dir + "/a-windsurf.hcl"},
+		"g-blocks.hcl": {"8:3 command_values: prefix and literal must be given, and differ", "11:15 command_values: unknown field \"command\"",
+			"14:15 server_names: error parsing regexp: missing closing ]: `[a-z`"},
 	}
 	for f, w := range want {
 		if !slices.Equal(got[f], w) {
