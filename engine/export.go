@@ -179,6 +179,7 @@ func (e *Engine) planExport(run *ExportRun, o ExportOptions, st *store.Store, ad
 	run.Plan.Diags = append(run.Plan.Diags, e.lostExtras(run.Plan)...)
 	run.Plan.Diags = append(run.Plan.Diags, e.unapprovedRefs(run.Plan, env)...)
 	run.Plan.Diags = append(run.Plan.Diags, e.otherReaders(run.Plan, env)...)
+	run.Plan.Diags = append(run.Plan.Diags, remotelyManaged(run.Plan)...)
 	run.Plan.Diags.Sort()
 	return nil
 }

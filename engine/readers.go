@@ -116,3 +116,32 @@ func skippedBy(ad formats.Adapter, loc formats.Location, data []byte) map[string
 	}
 	return out
 }
+
+// remotelyManaged warns, for each file a plan writes, when its client
+// replaces the file's servers with ones from elsewhere (Claude Desktop
+// signed in to a Team account): export writes it, since the user named it,
+// but what it writes may not last. sync leaves such a file out instead
+// (reconcile).
+func remotelyManaged(p *emitters.Plan) canonical.Diagnostics {
+	var ds canonical.Diagnostics
+	for _, fc := range p.Files {
+		if !fc.Changed() || fc.After == nil {
+			continue
+		}
+		for _, tp := range fc.Targets {
+			rm, ok := tp.Target.Adapter.(formats.RemoteManaged)
+			if !ok {
+				continue
+			}
+			why := rm.ManagedRemotely(tp.Target.Location, fc.Before)
+			if why == "" {
+				continue
+			}
+			w := canonical.Warnf("%s: what mcpsync writes here may be replaced when it next syncs", why)
+			w.Detail = "add the servers to the account instead, or remove that key from the file to keep this machine's own (the app then stops replacing them)"
+			ds = append(ds, w.At(canonical.Pos{File: fc.Path}))
+			break
+		}
+	}
+	return ds
+}

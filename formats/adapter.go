@@ -84,6 +84,16 @@ type ClientOwner interface {
 	OwnedByClient(srv canonical.Server) string
 }
 
+// RemoteManaged is an adapter whose client may replace the servers of a
+// file with ones from elsewhere, such as the user's account (Claude Desktop
+// signed in to a Team account rewrites its whole mcpServers from the cloud).
+// While it does, the file's changes are the client's, not the user's, and
+// what mcpsync writes there does not last: sync leaves such a file out and
+// export warns. ManagedRemotely says why, given the file's bytes, or "".
+type RemoteManaged interface {
+	ManagedRemotely(loc Location, data []byte) string
+}
+
 // LeftAloner is an adapter that can say which entries of a file it leaves
 // alone because they are not servers mcpsync can move (a Zed extension's
 // settings): import names them, where they would otherwise vanish without

@@ -486,6 +486,17 @@ func bindClients(in *emitters.SyncInput, opts Options, st *ledger.State, r *Resu
 			r.Skipped = append(r.Skipped, Skip{Client: tp.Client, Path: loc.Path, Reason: reason})
 			continue
 		}
+		if rm, ok := tp.Target.Adapter.(formats.RemoteManaged); ok && !missing {
+			if why := rm.ManagedRemotely(loc, fc.Before); why != "" {
+				// The app's edits, not the user's: taken in, they would
+				// spread an account's servers everywhere and remove the
+				// ones it dropped; written to, the file would be replaced.
+				r.Skipped = append(r.Skipped, Skip{Client: tp.Client, Path: loc.Path, Reason: why +
+					": its changes are not yours, and what mcpsync wrote there would not last; sync leaves it out ('mcpsync export --to " +
+					tp.Client + "' still writes it)"})
+				continue
+			}
+		}
 		if wiped := wipedServers(st.SyncedNames(opts.Store.Path, fc.Path, section), tp.Current, opts); !missing && len(wiped) > 0 {
 			r.Skipped = append(r.Skipped, Skip{Client: tp.Client, Path: loc.Path, Wiped: wiped, Reason: fmt.Sprintf(
 				"every server mcpsync synced there (%d) is gone at once, which looks like the client rewriting its file rather than your edit; "+

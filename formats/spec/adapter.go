@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -362,4 +363,21 @@ var _ formats.NameRuler = (*Adapter)(nil)
 // takes any name.
 func (a *Adapter) AcceptsName(name string) bool {
 	return a.spec.Names == nil || a.spec.Names.Pattern.MatchString(name)
+}
+
+var _ formats.RemoteManaged = (*Adapter)(nil)
+
+// ManagedRemotely implements formats.RemoteManaged: the spec's
+// replaced_remotely key at the top of the file. A file that does not parse
+// says nothing here; its own errors are reported where it is read.
+func (a *Adapter) ManagedRemotely(_ formats.Location, data []byte) string {
+	rk := a.spec.Remote
+	if rk == nil || !bytes.Contains(data, []byte(`"`+rk.Key+`"`)) {
+		return ""
+	}
+	doc, err := jsonedit.Parse(data)
+	if err != nil || !doc.Find(rk.Key).Valid() {
+		return ""
+	}
+	return rk.Why
 }

@@ -183,3 +183,10 @@ var _ formats.NameRuler = (*lazyAdapter)(nil)
 
 // AcceptsName implements formats.NameRuler.
 func (l *lazyAdapter) AcceptsName(name string) bool { return l.get().AcceptsName(name) }
+
+var _ formats.RemoteManaged = (*lazyAdapter)(nil)
+
+// ManagedRemotely implements formats.RemoteManaged.
+func (l *lazyAdapter) ManagedRemotely(loc formats.Location, data []byte) string {
+	return l.get().ManagedRemotely(loc, data)
+}

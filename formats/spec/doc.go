@@ -54,6 +54,11 @@
 //	    rule    = "letters, digits, _ and -"
 //	  }
 //
+//	  replaced_remotely {                 # while key is at the top of a file, the client
+//	    key = "cloudDevice"               # replaces its servers with ones from elsewhere
+//	    why = "My Editor replaces its servers with your account's while \"cloudDevice\" is set"
+//	  }                                   # sync leaves such a file out; export warns
+//
 //	  location "user" {                   # scope: user | project | local | managed
 //	    os          = ["linux", "darwin"] # default: every OS
 //	    path        = "${env("MY_EDITOR_HOME", "${home}/.my-editor")}/mcp.json"

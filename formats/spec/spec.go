@@ -56,6 +56,15 @@ type clientSchema struct {
 	Approved   *approvedSchema   `hcl:"approved_references,block"`
 	Commands   *commandsSchema   `hcl:"command_values,block"`
 	Names      *namesSchema      `hcl:"server_names,block"`
+	Remote     *remoteSchema     `hcl:"replaced_remotely,block"`
+}
+
+// remoteSchema names the top-level key whose presence means the client
+// replaces the file's servers with ones from elsewhere.
+type remoteSchema struct {
+	Def hcl.Range `hcl:",def_range"`
+	Key string    `hcl:"key"`
+	Why string    `hcl:"why"`
 }
 
 // namesSchema is the rule the client has for server names (Pi: letters,
@@ -176,6 +185,10 @@ type Spec struct {
 	// Names, when set, is the only server names the client accepts; a
 	// server with another name is not written.
 	Names *NameRule
+	// Remote, when set, is the top-level key that, while it is in a file,
+	// has the client replace the file's servers with ones from elsewhere
+	// (formats.RemoteManaged).
+	Remote *RemoteKey
 	// Quirks names the Go hooks the client needs ("" for none).
 	Quirks string
 	// WindowsCmd: on a Windows target, npx-style commands are written as
@@ -475,6 +488,12 @@ func build(c *clientSchema, file string, src []byte) (*Spec, canonical.Diagnosti
 		}
 		s.Commands = &CommandValues{Prefix: cv.Prefix, Literal: cv.Literal, Fields: cv.Fields}
 	}
+	if rk := c.Remote; rk != nil {
+		if rk.Key == "" || rk.Why == "" {
+			ck.errf(rk.Def, `name the key and say what the client does while it is there: key = "...", why = "..."`, "replaced_remotely: key and why must be given")
+		}
+		s.Remote = &RemoteKey{Key: rk.Key, Why: rk.Why}
+	}
 	if nr := c.Names; nr != nil {
 		re, err := regexp.Compile(nr.Pattern)
 		if err != nil {
@@ -610,6 +629,10 @@ func (s *Spec) DialectFor(field string, scope canonical.Scope) canonical.Dialect
 	}
 	return canonical.DialectNone
 }
+
+// RemoteKey is the replaced_remotely block: Why says, in a sentence, what
+// the client does while Key is at the top of its file.
+type RemoteKey struct{ Key, Why string }
 
 // NameRule is the server_names block.
 type NameRule struct {

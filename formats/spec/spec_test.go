@@ -215,6 +215,10 @@ func TestPlugins(t *testing.T) {
     pattern = "^[a-z"
     rule    = "lowercase letters"
   }
+  replaced_remotely {
+    key = "cloudSync"
+    why = ""
+  }
 }
 `)
 	writeFile(t, dir, "f-dup.hcl", strings.Replace(string(good), "Windsurf", "Windsurf again", 1))
@@ -243,7 +247,7 @@ func TestPlugins(t *testing.T) {
 		"e-quirks.hcl": {"1:1 " + dir + "/e-quirks.hcl: quirks \"vscode\" need Go code that only a built-in client has; remove the quirks line"},
 		"f-dup.hcl":    {"1:1 client \"windsurf\" is also described in " + dir + "/a-windsurf.hcl"},
 		"g-blocks.hcl": {"8:3 command_values: prefix and literal must be given, and differ", "11:15 command_values: unknown field \"command\"",
-			"14:15 server_names: error parsing regexp: missing closing ]: `[a-z`"},
+			"17:3 replaced_remotely: key and why must be given", "14:15 server_names: error parsing regexp: missing closing ]: `[a-z`"},
 	}
 	for f, w := range want {
 		if !slices.Equal(got[f], w) {
