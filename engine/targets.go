@@ -127,13 +127,16 @@ func ExportTargets(adapters []formats.Adapter, env formats.Env, scope canonical.
 	for _, ad := range adapters {
 		locs := formats.Locate(ad, env)
 		var candidates []formats.Location
-		readOnly := false
+		readOnly, shadowed := false, ""
 		for _, loc := range locs {
 			if !formats.InScope(loc, scope, env.ProjectDir) {
 				continue
 			}
 			if loc.ReadOnly {
 				readOnly = true
+				if loc.ShadowedBy != "" && loc.Note == loc.ShadowNote && shadowed == "" {
+					shadowed = loc.Note // the client reads another file instead
+				}
 				continue
 			}
 			candidates = append(candidates, loc)
@@ -142,6 +145,9 @@ func ExportTargets(adapters []formats.Adapter, env formats.Env, scope canonical.
 			reason := fmt.Sprintf("has no %s-scope file", scope)
 			if readOnly {
 				reason = fmt.Sprintf("its %s-scope file is read-only for mcpsync", scope)
+			}
+			if shadowed != "" {
+				reason = shadowed
 			}
 			skipped = append(skipped, Skip{Client: ad.ID(), Reason: reason})
 			continue

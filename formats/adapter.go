@@ -184,6 +184,12 @@ type Location struct {
 	// (--os windows without --home): its path only says where that machine
 	// keeps it. It is never read (it is as if absent) nor written.
 	Shown bool `json:"shown,omitempty"`
+	// ShadowedBy, when set, is a file whose presence makes the client
+	// ignore this one (Copilot CLI reads .mcp.json, not .github/mcp.json,
+	// while both exist); Locate then makes this one read-only, with
+	// ShadowNote as its note.
+	ShadowedBy string `json:"-"`
+	ShadowNote string `json:"-"`
 }
 
 func (l Location) String() string {
@@ -440,6 +446,9 @@ func Locate(a Adapter, env Env) []Location {
 		locs = chooser.ChooseFiles(locs, env.exists)
 	}
 	for i := range locs {
+		if sh := locs[i].ShadowedBy; sh != "" && !locs[i].ReadOnly && env.exists(sh) {
+			locs[i].ReadOnly, locs[i].Note = true, locs[i].ShadowNote
+		}
 		locs[i].Shown = env.Shown
 		if locs[i].Scope == canonical.ScopeProject && env.ProjectDir != "" {
 			if _, inside := safefile.Within(env.ProjectDir, locs[i].Path); inside {

@@ -136,6 +136,11 @@ func (a *Adapter) Locations(env formats.Env) []formats.Location {
 			continue
 		}
 		loc := formats.Location{Client: a.spec.ID, Scope: ls.Scope, Path: p, Format: ls.Format, ReadOnly: ls.ReadOnly, Note: ls.Note}
+		if ls.shadowedBy != nil {
+			if sh, err := evalPath(ls.shadowedBy, env, env.ProjectDir); err == nil && sh != "" {
+				loc.ShadowedBy, loc.ShadowNote = sh, ls.ShadowNote
+			}
+		}
 		if a.spec.Plugin && !a.spec.AllowOutsideHome && !loc.ReadOnly && !underHomeOrProject(p, env, ls.Scope) {
 			loc.ReadOnly = true
 			loc.Note = "outside your home directory: a plugin writes there only with allow_outside_home = true in " + a.spec.File

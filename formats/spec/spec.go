@@ -107,6 +107,8 @@ type locationSchema struct {
 	ReadOnly    bool           `hcl:"read_only,optional"`
 	Alternative bool           `hcl:"alternative,optional"`
 	Note        string         `hcl:"note,optional"`
+	ShadowedBy  hcl.Expression `hcl:"shadowed_by,optional"`
+	ShadowNote  string         `hcl:"shadow_note,optional"`
 }
 
 type fieldsSchema struct {
@@ -286,8 +288,12 @@ type LocationSpec struct {
 	ReadOnly    bool
 	Alternative bool
 	Note        string
-	path        hcl.Expression
-	servers     hcl.Expression // nil: the client's
+	// ShadowNote says why the file is not read while the file at
+	// shadowedBy exists (the client reads that one instead).
+	ShadowNote string
+	path       hcl.Expression
+	servers    hcl.Expression // nil: the client's
+	shadowedBy hcl.Expression // nil: none
 }
 
 // Capabilities derives what the client can express from its fields.
@@ -530,6 +536,10 @@ func build(c *clientSchema, file string, src []byte) (*Spec, canonical.Diagnosti
 		}
 		if !isNull(l.Servers) {
 			ls.servers = l.Servers
+		}
+		if !isNull(l.ShadowedBy) {
+			ls.shadowedBy, ls.ShadowNote = l.ShadowedBy, l.ShadowNote
+			ck.diags = append(ck.diags, checkExpr(l.ShadowedBy, cty.String)...)
 		}
 		ck.diags = append(ck.diags, checkExpr(l.Path, cty.String)...)
 		if ls.servers != nil {

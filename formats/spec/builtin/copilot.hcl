@@ -7,10 +7,16 @@
 # "local" (or "stdio"), "http" ("streamable-http" accepted) or "sse"; a url
 # without type is http. timeout is in milliseconds.
 #
-# Workspace servers are read from .mcp.json and .github/mcp.json, in trusted
-# folders only. .mcp.json is Claude Code's project file too, and Claude Code
+# Workspace servers are read from one file, in trusted folders only: from the
+# working directory up to the git root, the first directory holding .mcp.json
+# or .github/mcp.json, and .mcp.json when it holds both (copilot 1.0.102:
+# copilot mcp list showed .mcp.json's servers alone, copilot mcp get of a
+# .github/mcp.json server said "not found"; a subdirectory's file hides the
+# root's). .mcp.json is Claude Code's project file too, and Claude Code
 # would skip an entry with "type": "local" or a "tools" list of names, so
-# mcpsync writes Copilot's project servers to .github/mcp.json.
+# mcpsync writes Copilot's project servers to .github/mcp.json, and not at
+# all while .mcp.json exists: Copilot then sees .mcp.json's servers, which
+# Claude Code's export writes.
 #
 # Switching a server off lives in ~/.copilot/settings.json
 # ("disabledMcpServers", written by copilot mcp disable), which mcpsync does
@@ -32,8 +38,10 @@ client "copilot" {
     note = "servers switched off with copilot mcp disable are listed in settings.json beside it, which mcpsync does not read"
   }
   location "project" {
-    path = "${project}/.github/mcp.json"
-    note = "Copilot CLI reads it only in a folder trusted in ~/.copilot/config.json"
+    path        = "${project}/.github/mcp.json"
+    note        = "Copilot CLI reads it only in a folder trusted in ~/.copilot/config.json"
+    shadowed_by = "${project}/.mcp.json"
+    shadow_note = "Copilot CLI reads .mcp.json instead of .github/mcp.json while both exist; its project servers are .mcp.json's, which Claude Code's export writes"
   }
   location "project" {
     path      = "${project}/.mcp.json"
