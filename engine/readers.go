@@ -22,12 +22,12 @@ func (e *Engine) otherReaders(p *emitters.Plan, env formats.Env) canonical.Diagn
 	}
 	var byPath map[string][]reader
 	var ds canonical.Diagnostics
-	// The base names of the files written: a client that says it reads no
-	// such file is not loaded to ask where it reads (formats.ReadHinter).
-	names := map[string]bool{}
+	// The files written: a client that says it reads none of them is not
+	// loaded to ask where it reads (formats.ReadHinter).
+	var paths []string
 	for _, fc := range p.Files {
 		if fc.Changed() && fc.After != nil {
-			names[filepath.Base(fc.Path)] = true
+			paths = append(paths, fc.Path)
 		}
 	}
 	mayRead := func(ad formats.Adapter) bool {
@@ -35,8 +35,8 @@ func (e *Engine) otherReaders(p *emitters.Plan, env formats.Env) canonical.Diagn
 		if _, moved := env.Files[ad.ID()]; !ok || moved {
 			return true
 		}
-		for n := range names {
-			if h.MayRead(n) {
+		for _, p := range paths {
+			if h.MayRead(p) {
 				return true
 			}
 		}

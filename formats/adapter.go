@@ -287,11 +287,11 @@ type NameRuler interface {
 }
 
 // A ReadHinter is an Adapter that can tell, before it loads its own
-// description, that it reads no file named base (a file's base name): a
-// check of who else reads a written file then loads only the clients that
-// may. True means "perhaps", never "yes".
+// description, that it reads no file at path (no path of its ends the way
+// this one does): a check of who else reads a written file then loads only
+// the clients that may. True means "perhaps", never "yes".
 type ReadHinter interface {
-	MayRead(base string) bool
+	MayRead(path string) bool
 }
 
 // A SectionRemover is an Adapter whose server map sits under keys of a

@@ -25,9 +25,8 @@ func TestMayRead(t *testing.T) {
 				{Home: "/home/u", ProjectDir: "/p", OS: goos, Getenv: getenv},
 			} {
 				for _, loc := range ad.Locations(env) {
-					base := loc.Path[strings.LastIndexAny(loc.Path, `/\`)+1:] // a Windows path too
-					if !h.MayRead(base) {
-						t.Errorf("%s on %s reads %s, but says it reads no file named %q", ad.ID(), goos, loc.Path, base)
+					if !h.MayRead(loc.Path) {
+						t.Errorf("%s on %s reads %s, but says it does not", ad.ID(), goos, loc.Path)
 					}
 				}
 			}
@@ -36,12 +35,18 @@ func TestMayRead(t *testing.T) {
 	if hinted < 15 {
 		t.Errorf("only %d clients give a read hint", hinted)
 	}
-	// and a hint does say no: Cursor reads no settings.json
+	// and a hint does say no: Cursor reads no settings.json, nor another
+	// client's mcp.json
 	cursor, err := NewRegistry(Options{}).Lookup("cursor")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h, ok := cursor.(formats.ReadHinter); !ok || h.MayRead("settings.json") {
-		t.Error("cursor's hint does not rule out settings.json")
+	for _, p := range []string{"/p/settings.json", "/p/.vscode/mcp.json", `C:\p\.kiro\settings\mcp.json`} {
+		if h, ok := cursor.(formats.ReadHinter); !ok || h.MayRead(p) {
+			t.Errorf("cursor's hint does not rule out %s", p)
+		}
+	}
+	if h := cursor.(formats.ReadHinter); !h.MayRead(`C:\p\.cursor\mcp.json`) {
+		t.Error("cursor's hint rules out its own project file on Windows")
 	}
 }

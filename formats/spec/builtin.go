@@ -84,19 +84,30 @@ func BuiltinAdapter(id string, h Hooks) formats.Adapter {
 }
 
 // MayRead implements formats.ReadHinter without parsing the spec: false
-// when no path of the spec ends in the file name base.
-func (l *lazyAdapter) MayRead(base string) bool {
-	names, anyFile := builtinFileNames(l.id)
-	return anyFile || names[base]
+// when no path of the spec ends the way p does. Parsing every spec that
+// names some mcp.json, to learn where it reads, was a sixth of a small
+// export.
+func (l *lazyAdapter) MayRead(p string) bool {
+	tails, anyFile := builtinPathTails(l.id)
+	if anyFile {
+		return true
+	}
+	p = strings.ReplaceAll(p, `\`, "/")
+	for _, t := range tails {
+		if strings.HasSuffix(p, t) {
+			return true
+		}
+	}
+	return false
 }
 
-// builtinFileNames reads the file names a built-in spec's paths end in
-// from its text: each path = "…/NAME" line gives NAME. A path that does not
-// end in a name written out (a whole path from env()) means the client may
-// read a file of any name: anyFile.
-func builtinFileNames(id string) (names map[string]bool, anyFile bool) {
+// builtinPathTails reads the literal ends of a built-in spec's paths from
+// its text: path = "${project}/.cursor/mcp.json" gives "/.cursor/mcp.json",
+// the part after the last variable, which every file of that location
+// ends in on every OS. A path that does not end in a name written out (a
+// whole path from env()) means the client may read any file: anyFile.
+func builtinPathTails(id string) (tails []string, anyFile bool) {
 	src, _ := BuiltinSource(id)
-	names = map[string]bool{}
 	for line := range strings.Lines(string(src)) {
 		key, value, ok := strings.Cut(strings.TrimSpace(line), "=")
 		if !ok || strings.TrimSpace(key) != "path" {
@@ -104,13 +115,14 @@ func builtinFileNames(id string) (names map[string]bool, anyFile bool) {
 		}
 		value = strings.TrimSpace(value)
 		rest, ok := strings.CutSuffix(value, `"`)
-		name := rest[strings.LastIndexByte(rest, '/')+1:]
-		if !ok || !strings.Contains(rest, "/") || name == "" || strings.ContainsAny(name, `"${}()`) {
+		tail := rest[strings.LastIndexAny(rest, `}"`)+1:]
+		name := tail[strings.LastIndexByte(tail, '/')+1:]
+		if !ok || !strings.Contains(tail, "/") || name == "" || strings.ContainsAny(tail, `$()`) {
 			return nil, true
 		}
-		names[name] = true
+		tails = append(tails, tail)
 	}
-	return names, false
+	return tails, false
 }
 
 // lazyAdapter parses its built-in spec on first use.

@@ -1,19 +1,24 @@
 package spec
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
-// builtinFileNames reads the names a spec's paths end in; a path made
-// whole by env() is any name.
-func TestBuiltinFileNames(t *testing.T) {
-	names, anyFile := builtinFileNames("cursor")
-	if anyFile || !names["mcp.json"] || len(names) != 1 {
-		t.Errorf("cursor: %v, any %v", names, anyFile)
+// builtinPathTails reads the literal ends of a spec's paths; a path made
+// whole by env() may be any file.
+func TestBuiltinPathTails(t *testing.T) {
+	tails, anyFile := builtinPathTails("cursor")
+	if anyFile || !slices.Equal(tails, []string{"/.cursor/mcp.json", "/.cursor/mcp.json"}) {
+		t.Errorf("cursor: %q, any %v", tails, anyFile)
 	}
-	if _, anyFile := builtinFileNames("gemini"); !anyFile {
+	if _, anyFile := builtinPathTails("gemini"); !anyFile {
 		t.Error(`gemini: path = env("GEMINI_CLI_SYSTEM_SETTINGS_PATH", …) is not any file name`)
 	}
-	names, anyFile = builtinFileNames("claude-code")
-	if anyFile || !names[".claude.json"] || !names[".mcp.json"] || !names["managed-mcp.json"] {
-		t.Errorf("claude-code: %v, any %v", names, anyFile)
+	tails, anyFile = builtinPathTails("claude-code")
+	for _, want := range []string{"/.claude.json", "/.mcp.json", "/etc/claude-code/managed-mcp.json"} {
+		if anyFile || !slices.Contains(tails, want) {
+			t.Errorf("claude-code: %q lacks %q (any %v)", tails, want, anyFile)
+		}
 	}
 }
