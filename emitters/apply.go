@@ -40,6 +40,10 @@ type ApplyOptions struct {
 	// something; nil is DefaultRetention, and a zero Retention keeps
 	// every backup.
 	Retention *Retention
+	// Record, when set, adds the caller's own record of the run to State
+	// once the files are written (sync's bases), so that the state is
+	// saved once, not once here and again by the caller.
+	Record func(st *ledger.State, at time.Time)
 }
 
 // Result says what Apply did.
@@ -185,6 +189,9 @@ func Apply(p *Plan, opts ApplyOptions) (*Result, error) {
 	if opts.State != nil {
 		before := opts.State.Changes()
 		p.record(opts.State, at)
+		if opts.Record != nil {
+			opts.Record(opts.State, at)
+		}
 		if len(changes) > 0 || opts.State.Changes() != before {
 			if err := opts.State.Save(); err != nil {
 				return res, fmt.Errorf("the files were written, but %w; the next export may not know which entries mcpsync wrote", err)

@@ -326,6 +326,44 @@ func BenchmarkSync(b *testing.B) {
 	}
 }
 
+// BenchmarkSyncEdit is the cycle watch runs after a save: one server
+// added in Cursor's project file, synced to the store and the other four
+// clients (BenchmarkWatchLatency in cmd/mcpsync times the same with the
+// watcher, fsnotify and the debounce around it).
+func BenchmarkSyncEdit(b *testing.B) {
+	for _, n := range []int{50, 1000} {
+		b.Run(fmt.Sprintf("servers=%d", n), func(b *testing.B) {
+			p := newProject(b, n)
+			p.exportApply(fiveClients)
+			cursor := filepath.Join(p.dir, ".cursor", "mcp.json")
+			i := 0
+			edit := func() {
+				i++
+				data, err := os.ReadFile(cursor)
+				if err != nil {
+					b.Fatal(err)
+				}
+				added := fmt.Sprintf(`"mcpServers": {"edited-%d": {"command": "edited", "args": ["%d"]},`, i, i)
+				write(cursor, strings.Replace(string(data), `"mcpServers": {`, added, 1))
+			}
+			d := timed(b, edit, func() {
+				run, err := p.engine().Sync(engine.SyncOptions{Scope: canonical.ScopeProject, Only: fiveClients})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer run.Close()
+				if len(run.Result.Plan.Changes()) < 4 {
+					b.Fatalf("the edit in Cursor changes %d files, want the store and three clients", len(run.Result.Plan.Changes()))
+				}
+				if _, err := run.Apply(nil); err != nil {
+					b.Fatal(err)
+				}
+			})
+			b.ReportMetric(float64(d.Microseconds())/1000, "ms-sync-edit")
+		})
+	}
+}
+
 func (p *project) syncNoop() {
 	run, err := p.engine().Sync(engine.SyncOptions{Scope: canonical.ScopeProject, Only: fiveClients})
 	if err != nil {

@@ -84,7 +84,11 @@ func (e *Engine) otherReaders(p *emitters.Plan, env formats.Env) canonical.Diagn
 				if _, rest, ok := strings.Cut(why, " is skipped: "); ok {
 					why = rest
 				}
-				w := canonical.Warnf("%s also reads this file and would skip it: %s", r.ad.DisplayName(), why)
+				who := r.ad.DisplayName()
+				if ar, ok := r.ad.(formats.AlsoReader); ok && len(ar.AlsoReadBy()) > 0 {
+					who += " (and " + strings.Join(ar.AlsoReadBy(), ", ") + ", which reads its files)"
+				}
+				w := canonical.Warnf("%s also reads this file and would skip it: %s", who, why)
 				w.Detail = d.Detail
 				if w.Detail == "" {
 					w.Detail = "keep the server to clients that read it, with client \"" + r.ad.ID() + "\" { exclude = [\"" + name + "\"] } in the store, or give it a form " + r.ad.DisplayName() + " reads"

@@ -102,7 +102,7 @@ func (e *Engine) PlanSync(o SyncOptions) (*SyncRun, error) {
 	run.Result = reconcile.Plan(reconcile.Options{
 		Store: st, Targets: targets, State: run.State, Named: named,
 		Take: o.Take, Servers: o.Servers, Views: o.Views,
-		Encode: formats.EncodeOptions{OS: e.GOOS}, Desired: run.Desired,
+		Encode: formats.EncodeOptions{OS: e.GOOS}, Desired: run.Desired, ParseCache: e.parseCache(),
 	})
 	// A source never pulled, or a name taken twice: said with the plan's
 	// own warnings (watch says each once).
@@ -157,18 +157,10 @@ func (r *SyncRun) Apply(expect func(path string, data []byte)) (*emitters.Result
 			r.e.Hooks.BeforeSyncWrite(paths)
 		}
 	}
-	res, err := emitters.Apply(p, ao)
-	if err != nil {
-		return nil, err
-	}
-	before := r.State.Changes()
-	r.Result.Record(r.State, time.Now().UTC())
-	if r.State.Changes() != before {
-		if err := r.State.Save(); err != nil {
-			return res, fmt.Errorf("the files were written, but %w; the next sync may see old changes again", err)
-		}
-	}
-	return res, nil
+	// The sync's bases go into the same save as the writes' record: one
+	// state file written per sync, not two.
+	ao.Record = func(st *ledger.State, at time.Time) { r.Result.Record(st, at.UTC()) }
+	return emitters.Apply(p, ao)
 }
 
 // Knows reports whether the store, the ledger or any client file of the

@@ -278,6 +278,13 @@ type FileChooser interface {
 	ChooseFiles(locs []Location, exists func(path string) bool) []Location
 }
 
+// AlsoReader is an Adapter whose client's files other programs read in the
+// client's spelling (VS Code's Copilot harness reads Copilot CLI's): a
+// warning that the client would skip a server names them too.
+type AlsoReader interface {
+	AlsoReadBy() []string
+}
+
 // NameRuler is an optional part of an Adapter whose client accepts only
 // some server names (Pi: letters, digits, "_" and "-"). The adapter itself
 // leaves other names out, with a warning; NameRuler lets callers and tests

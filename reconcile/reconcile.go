@@ -49,6 +49,10 @@ type Options struct {
 	// Views caches how each client holds each version of a server; watch
 	// keeps one across syncs. Nil uses a new one.
 	Views *ViewCache
+	// ParseCache, when set, keeps the parse of the store's new bytes that
+	// checks they read back, so that the next run (watch's next cycle)
+	// loads the store it wrote without parsing it again.
+	ParseCache store.Cache
 }
 
 // ViewCache remembers how a client holds a server (its adapter's encode
@@ -435,7 +439,7 @@ func (p *planner) syncOptions() emitters.SyncOptions {
 		BaseSources: p.baseSources, Encode: p.opts.Encode}
 	if p.storeChanged {
 		after := p.opts.Store.Bytes()
-		if _, ds := store.Parse(storePath, after); ds.HasErrors() {
+		if _, ds := store.ParseCached(storePath, after, p.opts.ParseCache); ds.HasErrors() {
 			d := canonical.Errorf("the edited store does not read back")
 			d.Detail = "this is a bug in mcpsync; nothing was written. First problem: " + ds.Errors()[0].Error()
 			p.warns = append(p.warns, d.At(canonical.Pos{File: storePath}))

@@ -386,3 +386,8 @@ func (a *Adapter) ManagedRemotely(_ formats.Location, data []byte) string {
 	}
 	return rk.Why
 }
+
+var _ formats.AlsoReader = (*Adapter)(nil)
+
+// AlsoReadBy implements formats.AlsoReader.
+func (a *Adapter) AlsoReadBy() []string { return a.spec.AlsoReadBy }

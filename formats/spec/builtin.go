@@ -202,3 +202,8 @@ var _ formats.RemoteManaged = (*lazyAdapter)(nil)
 func (l *lazyAdapter) ManagedRemotely(loc formats.Location, data []byte) string {
 	return l.get().ManagedRemotely(loc, data)
 }
+
+var _ formats.AlsoReader = (*lazyAdapter)(nil)
+
+// AlsoReadBy implements formats.AlsoReader.
+func (l *lazyAdapter) AlsoReadBy() []string { return l.get().AlsoReadBy() }

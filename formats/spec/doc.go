@@ -33,6 +33,7 @@
 //	                                      # a Windows target (the client spawns without a shell)
 //	  key_order        = ["type", "command", "args"]  # keys of a new entry, first
 //	  aliases          = ["myed"]         # other names --to and --from accept
+//	  also_read_by     = ["My Editor's web app"]  # others reading its files as it does
 //	  precedence       = ["project", "user"]  # the client's documented winner when a
 //	                                      # name is in several scopes, first wins
 //	  precedence_note  = "My Editor's project file wins on a name clash"

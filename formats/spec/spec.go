@@ -44,6 +44,7 @@ type clientSchema struct {
 	KeyOrder          []string       `hcl:"key_order,optional"`
 	AllowOutsideHome  bool           `hcl:"allow_outside_home,optional"`
 	Aliases           []string       `hcl:"aliases,optional"`
+	AlsoReadBy        []string       `hcl:"also_read_by,optional"`
 	Precedence        []string       `hcl:"precedence,optional"`
 	PrecedenceRange   hcl.Range      `hcl:"precedence,attr_value_range"`
 	PrecedenceNote    string         `hcl:"precedence_note,optional"`
@@ -220,6 +221,10 @@ type Spec struct {
 	Plugin bool
 	// Aliases are other names users type for the client ("claude").
 	Aliases []string
+	// AlsoReadBy names other programs that read the client's files in its
+	// spelling (VS Code's Copilot harness reads Copilot CLI's): warnings
+	// about what the client would skip name them too.
+	AlsoReadBy []string
 	// Precedence is the client's documented order for a server name in
 	// several scopes, the winning scope first; PrecedenceNote says it in a
 	// sentence. Empty: not documented.
@@ -376,7 +381,7 @@ func build(c *clientSchema, file string, src []byte) (*Spec, canonical.Diagnosti
 	s := &Spec{
 		ID: c.ID, DisplayName: c.DisplayName, Format: formats.Format(c.Format), Quirks: c.Quirks,
 		WindowsCmd: c.WindowsCmd, URLWithoutType: c.URLWithoutType, TypeRequired: c.TypeRequired, KeyOrder: c.KeyOrder, AllowOutsideHome: c.AllowOutsideHome,
-		servers: c.Servers, File: file, Source: src, Aliases: c.Aliases, PrecedenceNote: c.PrecedenceNote,
+		servers: c.Servers, File: file, Source: src, Aliases: c.Aliases, AlsoReadBy: c.AlsoReadBy, PrecedenceNote: c.PrecedenceNote,
 	}
 	for _, sc := range c.Precedence {
 		if !oneOf(sc, string(canonical.ScopeManaged), string(canonical.ScopeLocal), string(canonical.ScopeProject), string(canonical.ScopeUser)) {

@@ -26,6 +26,9 @@
 # args, cwd, url and headers are resolved; ${VAR} is what its users write.
 client "copilot" {
   display_name     = "Copilot CLI"
+  # VS Code's Copilot harness reads the same files in the same spelling
+  # (code.visualstudio.com/docs/agents/reference/mcp-configuration)
+  also_read_by     = ["VS Code's Copilot harness"]
   aliases          = ["copilot-cli"]
   format           = "json"
   placeholders     = "dollar"

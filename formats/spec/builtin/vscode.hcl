@@ -3,6 +3,14 @@
 # Servers live in mcp.json under "servers", next to "inputs": prompts that
 # ${input:id} references ask for. Before mcp.json, servers lived in
 # settings.json under "mcp"; mcpsync reads them there but does not write them.
+#
+# VS Code's Copilot harness (its agent sessions) does not read this file: it
+# reads the portable Copilot files, a workspace's .mcp.json and
+# $COPILOT_HOME/mcp-config.json (else ~/.copilot/mcp-config.json), which the
+# Copilot CLI client writes, in Copilot CLI's spelling; VS Code forwards the
+# servers of mcp.json to a session except those needing ${input:} prompts
+# (code.visualstudio.com/docs/agents/reference/mcp-configuration, 2026-11-25).
+# The copilot spec names the harness as another reader of those files.
 client "vscode" {
   display_name     = "VS Code"
   aliases          = ["code", "vs-code"]
