@@ -36,7 +36,7 @@ func (e *Engine) otherReaders(p *emitters.Plan, env formats.Env) canonical.Diagn
 			return true
 		}
 		for _, p := range paths {
-			if h.MayRead(p) {
+			if h.MayRead(p, env) {
 				return true
 			}
 		}

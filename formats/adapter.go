@@ -298,7 +298,7 @@ type NameRuler interface {
 // this one does): a check of who else reads a written file then loads only
 // the clients that may. True means "perhaps", never "yes".
 type ReadHinter interface {
-	MayRead(path string) bool
+	MayRead(path string, env Env) bool
 }
 
 // A SectionRemover is an Adapter whose server map sits under keys of a

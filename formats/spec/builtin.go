@@ -84,45 +84,145 @@ func BuiltinAdapter(id string, h Hooks) formats.Adapter {
 }
 
 // MayRead implements formats.ReadHinter without parsing the spec: false
-// when no path of the spec ends the way p does. Parsing every spec that
-// names some mcp.json, to learn where it reads, was a sixth of a small
-// export.
-func (l *lazyAdapter) MayRead(p string) bool {
-	tails, anyFile := builtinPathTails(l.id)
-	if anyFile {
-		return true
-	}
+// when no path of the spec, on env's OS and with env's variables, ends the
+// way p does. Parsing every spec that names some mcp.json, to learn where
+// it reads, was a sixth of a small export.
+func (l *lazyAdapter) MayRead(p string, env formats.Env) bool {
 	p = strings.ReplaceAll(p, `\`, "/")
-	for _, t := range tails {
-		if strings.HasSuffix(p, t) {
+	goos := targetOS(env)
+	for _, h := range builtinPathHints(l.id) {
+		if len(h.os) > 0 && !slices.Contains(h.os, goos) {
+			continue
+		}
+		tail := h.tail
+		if h.unsetVar != "" && env.Get(h.unsetVar) == "" {
+			tail = h.unsetTail
+		}
+		if tail == "" || strings.HasSuffix(p, tail) {
 			return true
 		}
 	}
 	return false
 }
 
-// builtinPathTails reads the literal ends of a built-in spec's paths from
-// its text: path = "${project}/.cursor/mcp.json" gives "/.cursor/mcp.json",
-// the part after the last variable, which every file of that location
-// ends in on every OS. A path that does not end in a name written out (a
-// whole path from env()) means the client may read any file: anyFile.
-func builtinPathTails(id string) (tails []string, anyFile bool) {
-	src, _ := BuiltinSource(id)
-	for line := range strings.Lines(string(src)) {
-		key, value, ok := strings.Cut(strings.TrimSpace(line), "=")
-		if !ok || strings.TrimSpace(key) != "path" {
+// pathHint is what the text of one path of a spec says of the files it
+// names: on os (empty: every OS), every such file ends in tail ("": it
+// may be any file); while unsetVar is unset, in unsetTail instead.
+type pathHint struct {
+	os                  []string
+	tail                string
+	unsetVar, unsetTail string
+}
+
+// builtinPathHints reads the literal ends of a built-in spec's paths from
+// its text, without parsing it: path = "${project}/.cursor/mcp.json" gives
+// "/.cursor/mcp.json", the part after the last variable, which the file of
+// that location ends in on every machine. A path moved by one env()
+// variable gives the end of its default too, for when the variable is
+// unset; a path env() may replace whole is any file while it is set.
+var builtinPathHints = func() func(id string) []pathHint {
+	var mu sync.Mutex
+	memo := map[string][]pathHint{}
+	return func(id string) []pathHint {
+		mu.Lock()
+		defer mu.Unlock()
+		if h, ok := memo[id]; ok {
+			return h
+		}
+		src, _ := BuiltinSource(id)
+		h := pathHints(string(src))
+		memo[id] = h
+		return h
+	}
+}()
+
+func pathHints(src string) []pathHint {
+	var out []pathHint
+	var inLocation bool
+	var os []string
+	var pending []pathHint
+	for line := range strings.Lines(src) {
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(trimmed, "location "):
+			inLocation, os, pending = true, nil, nil
+			continue
+		case inLocation && trimmed == "}" && strings.HasPrefix(line, "  }"):
+			for _, h := range pending {
+				h.os = os
+				out = append(out, h)
+			}
+			inLocation, pending = false, nil
+			continue
+		}
+		key, value, ok := strings.Cut(trimmed, "=")
+		if !ok {
 			continue
 		}
 		value = strings.TrimSpace(value)
-		rest, ok := strings.CutSuffix(value, `"`)
-		tail := rest[strings.LastIndexAny(rest, `}"`)+1:]
-		name := tail[strings.LastIndexByte(tail, '/')+1:]
-		if !ok || !strings.Contains(tail, "/") || name == "" || strings.ContainsAny(tail, `$()`) {
-			return nil, true
+		switch strings.TrimSpace(key) {
+		case "os":
+			for _, f := range strings.Split(strings.Trim(value, "[]"), ",") {
+				if f = strings.Trim(strings.TrimSpace(f), `"`); f != "" {
+					os = append(os, f)
+				}
+			}
+		case "path":
+			if inLocation {
+				pending = append(pending, hintOf(value))
+			} else {
+				out = append(out, hintOf(value))
+			}
 		}
-		tails = append(tails, tail)
 	}
-	return tails, false
+	return out
+}
+
+// hintOf reads one path expression: a quoted template, or a bare env().
+func hintOf(value string) pathHint {
+	if strings.Count(value, `env("`) > 1 {
+		return pathHint{tail: literalTail(value)} // nested env(): the end after them only
+	}
+	i := strings.Index(value, `env("`)
+	if i < 0 {
+		return pathHint{tail: literalTail(value)}
+	}
+	name, rest, ok := strings.Cut(value[i+len(`env("`):], `"`)
+	if !ok {
+		return pathHint{}
+	}
+	// rest is `, DEFAULT)…`: the default, then what follows the call.
+	end := strings.LastIndexByte(rest, ')')
+	if end < 0 {
+		return pathHint{}
+	}
+	def := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rest[:end]), ","))
+	after := strings.TrimPrefix(rest[end+1:], "}")
+	h := pathHint{unsetVar: name}
+	if i > 0 { // "${env(…)}REST": REST ends every file
+		h.tail = literalTail(`"` + after)
+	}
+	if strings.HasPrefix(def, `"`) {
+		h.unsetTail = literalTail(strings.TrimSuffix(def, `"`) + strings.TrimSuffix(after, `"`) + `"`)
+	} else {
+		h.unsetTail = h.tail // a variable such as home: no more known
+	}
+	return h
+}
+
+// literalTail is the part of a quoted path template after its last
+// variable, "" when that part names no file.
+func literalTail(value string) string {
+	rest, ok := strings.CutSuffix(value, `"`)
+	if !ok {
+		return ""
+	}
+	tail := rest[strings.LastIndexAny(rest, `}"`)+1:]
+	name := tail[strings.LastIndexByte(tail, '/')+1:]
+	if !strings.Contains(tail, "/") || name == "" || strings.ContainsAny(tail, `$()`) {
+		return ""
+	}
+	return tail
 }
 
 // lazyAdapter parses its built-in spec on first use.

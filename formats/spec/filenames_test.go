@@ -5,20 +5,31 @@ import (
 	"testing"
 )
 
-// builtinPathTails reads the literal ends of a spec's paths; a path made
-// whole by env() may be any file.
-func TestBuiltinPathTails(t *testing.T) {
-	tails, anyFile := builtinPathTails("cursor")
-	if anyFile || !slices.Equal(tails, []string{"/.cursor/mcp.json", "/.cursor/mcp.json"}) {
-		t.Errorf("cursor: %q, any %v", tails, anyFile)
+// pathHints reads the literal ends of a spec's paths, per OS, and what an
+// env() variable changes.
+func TestPathHints(t *testing.T) {
+	got := builtinPathHints("cursor")
+	if len(got) != 2 || got[0].tail != "/.cursor/mcp.json" || got[0].unsetVar != "" {
+		t.Errorf("cursor: %+v", got)
 	}
-	if _, anyFile := builtinPathTails("gemini"); !anyFile {
-		t.Error(`gemini: path = env("GEMINI_CLI_SYSTEM_SETTINGS_PATH", …) is not any file name`)
-	}
-	tails, anyFile = builtinPathTails("claude-code")
-	for _, want := range []string{"/.claude.json", "/.mcp.json", "/etc/claude-code/managed-mcp.json"} {
-		if anyFile || !slices.Contains(tails, want) {
-			t.Errorf("claude-code: %q lacks %q (any %v)", tails, want, anyFile)
+	for _, h := range builtinPathHints("gemini") {
+		if h.unsetVar == "GEMINI_CLI_SYSTEM_SETTINGS_PATH" {
+			if h.tail != "" || h.unsetTail == "" || len(h.os) != 1 {
+				t.Errorf("gemini managed: %+v: any file while the variable is set, its default's end while not, one OS", h)
+			}
 		}
+	}
+	var tails []string
+	for _, h := range builtinPathHints("claude-code") {
+		tails = append(tails, h.tail)
+	}
+	for _, want := range []string{"/.claude.json", "/.mcp.json", "/etc/claude-code/managed-mcp.json"} {
+		if !slices.Contains(tails, want) {
+			t.Errorf("claude-code: %q lacks %q", tails, want)
+		}
+	}
+	pi := builtinPathHints("pi")
+	if pi[0].tail != "/mcp.json" || pi[0].unsetVar != "PI_CODING_AGENT_DIR" || pi[0].unsetTail != "/.pi/agent/mcp.json" {
+		t.Errorf("pi user: %+v", pi[0])
 	}
 }
