@@ -320,7 +320,7 @@ func backup(changes []*FileChange, stateDir string, at time.Time, command string
 					return m, "", fmt.Errorf("cannot back up what mcpsync knows of %s: %w; nothing was written", fc.Path, err)
 				}
 				rec.StateFile = stateFileName(fc.Path)
-				if err := atomicfile.WriteFile(filepath.Join(dir, rec.StateFile), data, 0o600); err != nil {
+				if err := writeBackupFile(filepath.Join(dir, rec.StateFile), data); err != nil {
 					return m, "", fmt.Errorf("cannot back up what mcpsync knows of %s: %w; nothing was written", fc.Path, err)
 				}
 			}
@@ -330,17 +330,40 @@ func backup(changes []*FileChange, stateDir string, at time.Time, command string
 		}
 		if fc.Before != nil {
 			rec.Backup = EscapePath(fc.Path)
-			if err := atomicfile.WriteFile(filepath.Join(dir, rec.Backup), fc.Before, 0o600); err != nil {
+			if err := writeBackupFile(filepath.Join(dir, rec.Backup), fc.Before); err != nil {
 				return m, "", fmt.Errorf("cannot back up %s: %w; nothing was written", fc.Path, err)
 			}
 		}
 		m.Files = append(m.Files, rec)
 	}
 	data, _ := json.MarshalIndent(m, "", "  ")
+	// Written last, and atomically: a backup is whole once its manifest
+	// exists, and the manifest's directory sync makes every file above
+	// durable with it.
 	if err := atomicfile.WriteFile(filepath.Join(dir, "manifest.json"), append(data, '\n'), 0o600); err != nil {
 		return m, "", fmt.Errorf("cannot write the backup manifest: %w; nothing was written", err)
 	}
 	return m, dir, nil
+}
+
+// writeBackupFile writes one file of a new backup directory: created, not
+// replaced, so there is no temporary file to rename and no stale one to
+// look for, and synced, but the directory is synced once, with the
+// manifest (on macOS each sync is a full flush of the disk's cache).
+func writeBackupFile(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // EscapePath turns an absolute path into one file name: every byte other
