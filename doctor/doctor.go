@@ -60,6 +60,10 @@ const (
 	// UnknownClient: a client block of the store names no client mcpsync
 	// knows, or an alias: its rule and file apply to nothing.
 	UnknownClient Kind = "unknown_client"
+	// ReplacedRemotely: the client replaces the file's servers with ones
+	// from elsewhere, such as the user's account (Claude Desktop signed in
+	// to a Team account); sync leaves the file out.
+	ReplacedRemotely Kind = "replaced_remotely"
 )
 
 // Severity says how bad a finding is. Errors make doctor exit 1.

@@ -117,6 +117,13 @@ func Run(o Options) *Report {
 			fs, set := CheckFile(FileInput{Adapter: ad, Location: loc, Data: data, Mode: mode, LookupEnv: o.LookupEnv,
 				ImportHint: importHint(ad.ID(), loc, o.Env)})
 			fs = append(fs, unapprovedFindings(ad, loc, set, o.Env)...)
+			if rm, ok := ad.(formats.RemoteManaged); ok {
+				if why := rm.ManagedRemotely(loc, data); why != "" {
+					fs = append(fs, Finding{Severity: SevInfo, Kind: ReplacedRemotely, Client: ad.ID(), Scope: loc.Scope, File: loc.Path,
+						Message: why + ": servers added here by hand, or by mcpsync, may vanish when it next syncs; sync leaves the file out",
+						Fix:     "keep this machine's servers elsewhere (the account's connectors, or a client whose file is yours), or remove that key from the file"})
+				}
+			}
 			for i := range fs {
 				if fs[i].File == loc.Path {
 					fs[i].Root = loc.Root
