@@ -215,7 +215,11 @@ func appendJSONString(b []byte, s string) []byte {
 // per server per client file, and reflection was most of the cost of
 // saving it.
 func (e *Entry) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, 160)
+	return appendEntry(make([]byte, 0, 160), e)
+}
+
+// appendEntry appends e as Entry.MarshalJSON writes it.
+func appendEntry(b []byte, e *Entry) ([]byte, error) {
 	b = append(b, '{')
 	if e.Client != "" {
 		b = append(b, `"client":`...)
@@ -229,12 +233,10 @@ func (e *Entry) MarshalJSON() ([]byte, error) {
 		b = appendServerJSON(b, &e.Server)
 	}
 	if !e.At.IsZero() {
-		at, err := e.At.MarshalJSON()
-		if err != nil {
+		var err error
+		if b, err = appendTime(append(b, `,"at":`...), e.At); err != nil {
 			return nil, err
 		}
-		b = append(b, `,"at":`...)
-		b = append(b, at...)
 	}
 	b = appendStringField(b, "from", e.From)
 	b = appendStringField(b, "source", e.Source)

@@ -239,19 +239,13 @@ func (st *State) Save() error {
 		e.Server = canonical.Server{} // omitted while it is written (see Entry.Server)
 	})
 	shadow := *st
-	shadow.Snapshots = nil
-	data, err := json.Marshal(&shadow)
+	shadow.Snapshots = snaps
+	data, err := appendState(make([]byte, 0, 256*n+1024), &shadow)
 	for _, h := range moved {
 		h.e.Server = h.srv
 	}
 	if err != nil {
 		return err
-	}
-	if len(snaps) > 0 {
-		// The snapshots, written by appendServerJSON as json.Marshal would
-		// write them: in the last member, before the closing brace.
-		data = appendSnapshots(append(data[:len(data)-1], `,"snapshots":`...), snaps)
-		data = append(data, '}')
 	}
 	if err := atomicfile.WriteFile(st.path, append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf("%s: cannot save mcpsync's state: %w", st.path, err)
