@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
+	"sync"
 
 	"github.com/mcpsync/mcpsync/canonical"
 )
@@ -67,6 +68,9 @@ func ParseCached(filename string, src []byte, c Cache) (*Store, canonical.Diagno
 	if c == nil {
 		return Parse(filename, src)
 	}
+	if s, ds, ok := lastParsed.get(filename, src); ok {
+		return s, ds
+	}
 	key := "store\x00" + filename
 	if data, ok := c.Get(key, src); ok {
 		if p, ok := decodeParsed(data); ok {
@@ -82,9 +86,49 @@ func ParseCached(filename string, src []byte, c Cache) (*Store, canonical.Diagno
 	if !ds.HasErrors() {
 		if data := encodeParsed(s.parsed(ds)); data != nil {
 			c.Put(key, src, data)
+			lastParsed.put(filename, src, data, s.blocks)
 		}
 	}
 	return s, ds
+}
+
+// lastParsed is the store this process parsed last, with its syntax: the
+// store a sync has just written and checked is loaded again by the next
+// watch cycle (or by another part of the same run), and then needs no
+// parse of its blocks to be edited (ensureSyntax). The servers are decoded
+// afresh from the cached JSON for each Store, so no two share a value; the
+// syntax trees are only read once decoded, and are shared.
+var lastParsed memo
+
+type memo struct {
+	mu       sync.Mutex
+	filename string
+	src      []byte
+	data     []byte
+	blocks   map[string]*serverBlock
+}
+
+func (m *memo) put(filename string, src, data []byte, blocks map[string]*serverBlock) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.filename, m.src, m.data, m.blocks = filename, slices.Clone(src), data, blocks
+}
+
+func (m *memo) get(filename string, src []byte) (*Store, canonical.Diagnostics, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.blocks == nil || m.filename != filename || !bytes.Equal(m.src, src) {
+		return nil, nil, false
+	}
+	p, ok := decodeParsed(m.data)
+	if !ok {
+		return nil, nil, false
+	}
+	s := newStore(filename)
+	s.src = src
+	s.Servers.Servers, s.Clients, s.ClientFiles, s.Resolvers, s.Sources = p.Servers, p.Clients, p.ClientFiles, p.Resolvers, p.Sources
+	s.blocks = m.blocks
+	return s, p.Diags, true
 }
 
 // ensureSyntax reads the server blocks of a store that came from the cache

@@ -47,8 +47,28 @@ func sameStore(t *testing.T, src []byte, a, b *Store, da, db canonical.Diagnosti
 func checkCached(t *testing.T, src []byte) {
 	parsed, pds := Parse("f.hcl", src)
 	c := &memCache{}
+	lastParsed.put("", nil, nil, nil) // nothing from an earlier case
 	first, fds := ParseCached("f.hcl", src, c)
 	sameStore(t, src, parsed, first, pds, fds)
+	if !pds.HasErrors() && len(c.entries) > 0 {
+		// the same process loads it again: from memory, with its syntax
+		again, ads := ParseCached("f.hcl", src, c)
+		if c.hits != 0 || again.blocks == nil {
+			t.Fatalf("the store just parsed was not taken from memory (%d disk hits):\n%s", c.hits, src)
+		}
+		sameStore(t, src, parsed, again, pds, ads)
+		reparsed, _ := Parse("f.hcl", src)
+		if a, b := editForCache(reparsed), editForCache(again); string(a) != string(b) {
+			t.Fatalf("the same edit differs:\nparsed %q\nfrom memory %q\n-- src --\n%s", a, b, src)
+		}
+		if first.Servers.Len() > 0 && again.Servers.Servers[0].Name == first.Servers.Servers[0].Name {
+			again.Servers.Servers[0].Env = map[string]string{"SHARED": "?"}
+			if first.Servers.Servers[0].Env["SHARED"] != "" {
+				t.Fatal("two stores from memory share a server")
+			}
+		}
+	}
+	lastParsed.put("", nil, nil, nil) // a new process: from the disk cache
 	cached, cds := ParseCached("f.hcl", src, c)
 	if pds.HasErrors() {
 		if c.hits != 0 || len(c.entries) != 0 {
@@ -75,20 +95,7 @@ func checkCached(t *testing.T, src []byte) {
 	if cached.blocks != nil {
 		t.Fatalf("an unchanged cached store was parsed again to write it:\n%s", src)
 	}
-	edit := func(s *Store) []byte {
-		if s.Servers.Len() > 0 {
-			e := s.Servers.Servers[0].Clone()
-			e.Args = append(e.Args, "cached ${X}")
-			s.Put(e)
-		}
-		if s.Servers.Len() > 1 {
-			s.Remove(s.Servers.Servers[1].Name)
-		}
-		s.Put(canonical.Server{Name: "added-by-cache-test", Command: "npx"})
-		s.SetClientRule("cursor", ClientRule{Exclude: []string{"added-by-cache-test"}})
-		return s.Bytes()
-	}
-	if a, b := edit(parsed), edit(cached); string(a) != string(b) {
+	if a, b := editForCache(parsed), editForCache(cached); string(a) != string(b) {
 		t.Fatalf("the same edit differs:\nparsed %q\ncached %q\n-- src --\n%s", a, b, src)
 	}
 }
@@ -122,4 +129,20 @@ func FuzzParseCached(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) { checkCached(t, src) })
+}
+
+// editForCache makes the same edits to any store: a changed, a removed
+// and an added server, and a client rule.
+func editForCache(s *Store) []byte {
+	if s.Servers.Len() > 0 {
+		e := s.Servers.Servers[0].Clone()
+		e.Args = append(e.Args, "cached ${X}")
+		s.Put(e)
+	}
+	if s.Servers.Len() > 1 {
+		s.Remove(s.Servers.Servers[1].Name)
+	}
+	s.Put(canonical.Server{Name: "added-by-cache-test", Command: "npx"})
+	s.SetClientRule("cursor", ClientRule{Exclude: []string{"added-by-cache-test"}})
+	return s.Bytes()
 }
