@@ -315,7 +315,7 @@ func backup(changes []*FileChange, stateDir string, at time.Time, command string
 		rec := BackupRecord{Path: fc.Path, Root: fc.Root, Created: fc.Before == nil, Mode: fc.Mode, SHA256: fc.BeforeHash}
 		if st != nil && !fc.raw {
 			if f := st.File(fc.Path); f != nil {
-				data, err := json.Marshal(f)
+				data, err := ledger.MarshalFile(f)
 				if err != nil {
 					return m, "", fmt.Errorf("cannot back up what mcpsync knows of %s: %w; nothing was written", fc.Path, err)
 				}

@@ -242,3 +242,7 @@ func sortedKeys[V any](m map[string]V) []string {
 	slices.Sort(keys)
 	return keys
 }
+
+// MarshalFile is json.Marshal(f), written as Save writes a file's record
+// (backups keep one beside each file they save).
+func MarshalFile(f *File) ([]byte, error) { return appendFile(nil, f) }

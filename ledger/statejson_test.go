@@ -57,6 +57,13 @@ func FuzzStateJSON(f *testing.F) {
 
 func checkStateJSON(t *testing.T, st *State) {
 	t.Helper()
+	for k, f := range st.Files {
+		want, werr := json.Marshal(f)
+		got, gerr := MarshalFile(f)
+		if (werr != nil) != (gerr != nil) || werr == nil && !bytes.Equal(got, want) {
+			t.Fatalf("MarshalFile(%q):\n%s\nencoding/json:\n%s", k, got, want)
+		}
+	}
 	want, werr := json.Marshal(st)
 	got, gerr := appendState(nil, st)
 	if (werr != nil) != (gerr != nil) {
