@@ -257,14 +257,32 @@ func PlanExport(targets []Target, opts ExportOptions) *Plan {
 	exported := map[string]bool{}
 	pruned := map[string]bool{}
 	clean := map[string]bool{} // see projectSecrets
-	for _, group := range groupByFile(targets) {
-		fc := readFile(group)
+	groups := groupByFile(targets)
+	type planned struct {
+		fc               *FileChange
+		unread           bool // readFile failed: not planned
+		exported, pruned map[string]bool
+	}
+	files := make([]planned, len(groups))
+	// Each file is planned on its own (read, encoded, read back), as many
+	// at once as there are processors; what they found is merged in order.
+	eachFile(len(groups), func(i int) {
+		fc := readFile(groups[i])
+		pl := planned{fc: fc, unread: fc.Diags.HasErrors(), exported: map[string]bool{}, pruned: map[string]bool{}}
+		if !pl.unread {
+			planFileExport(fc, groups[i], opts, pl.exported, pl.pruned)
+		}
+		files[i] = pl
+	})
+	for i, pl := range files {
+		fc, group := pl.fc, groups[i]
 		p.Files = append(p.Files, fc)
-		if fc.Diags.HasErrors() {
+		if pl.unread {
 			p.Diags = append(p.Diags, fc.Diags...)
 			continue
 		}
-		planFileExport(fc, group, opts, exported, pruned)
+		maps.Copy(exported, pl.exported)
+		maps.Copy(pruned, pl.pruned)
 		if fc.Changed() && !fc.Diags.HasErrors() && !group[0].Location.Shown {
 			fc.Diags = append(fc.Diags, checkWritable(fc, clientNames(group))...)
 			fc.Diags = append(fc.Diags, readableSecrets(fc)...)

@@ -2,6 +2,8 @@ package emitters
 
 import (
 	"bytes"
+	"runtime"
+	"sync"
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
@@ -28,13 +30,16 @@ type SyncInput struct {
 // or does not parse is an error diagnostic with file:line:col.
 func ReadForSync(targets []Target) *SyncInput {
 	in := &SyncInput{}
-	for _, group := range groupByFile(targets) {
+	groups := groupByFile(targets)
+	files := make([]*FileChange, len(groups))
+	// Each file is read and decoded on its own (watch's cycle waits for
+	// the slowest: a 1,000-server Codex TOML); the input keeps the order.
+	eachFile(len(groups), func(i int) {
+		group := groups[i]
 		fc := readFile(group)
-		in.Files = append(in.Files, fc)
 		for _, t := range group {
 			tp := &TargetPlan{Target: t, Client: t.Adapter.ID(), Scope: t.Location.Scope, Project: t.Location.Project}
 			fc.Targets = append(fc.Targets, tp)
-			in.Sections = append(in.Sections, tp)
 			if fc.Diags.HasErrors() {
 				continue
 			}
@@ -42,9 +47,42 @@ func ReadForSync(targets []Target) *SyncInput {
 			fc.Diags = append(fc.Diags, ds.WithFile(t.Location.Path)...)
 			tp.Current = cur
 		}
+		files[i] = fc
+	})
+	for _, fc := range files {
+		in.Files = append(in.Files, fc)
+		in.Sections = append(in.Sections, fc.Targets...)
 		in.Diags = append(in.Diags, fc.Diags...)
 	}
 	return in
+}
+
+// eachFile runs f(0) … f(n-1), as many at once as there are processors:
+// the files of a plan are independent of one another (each is read,
+// decoded and encoded by its own clients), and the adapters keep no state
+// between calls.
+func eachFile(n int, f func(i int)) {
+	workers := min(n, runtime.GOMAXPROCS(0))
+	if workers <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range workers {
+		wg.Go(func() {
+			for i := range next {
+				f(i)
+			}
+		})
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 }
 
 // FileOf returns the file a section of the input lives in.
@@ -118,9 +156,9 @@ func PlanSync(in *SyncInput, opts SyncOptions) *Plan {
 		p.Files = append(p.Files, storeChange(opts.Store))
 	}
 	clean := map[string]bool{} // see projectSecrets
+	eachFile(len(in.Files), func(i int) { planFileSync(in.Files[i], opts) })
 	for _, fc := range in.Files {
 		p.Files = append(p.Files, fc)
-		planFileSync(fc, opts)
 		if !fc.Diags.HasErrors() {
 			fc.Diags = append(fc.Diags, projectSecrets(fc, clean)...)
 		}
