@@ -134,7 +134,7 @@ func ExportTargets(adapters []formats.Adapter, env formats.Env, scope canonical.
 			}
 			if loc.ReadOnly {
 				readOnly = true
-				if loc.ShadowedBy != "" && loc.Note == loc.ShadowNote && shadowed == "" {
+				if loc.Shadowed && shadowed == "" {
 					shadowed = loc.Note // the client reads another file instead
 				}
 				continue

@@ -187,9 +187,10 @@ type Location struct {
 	// ShadowedBy, when set, is a file whose presence makes the client
 	// ignore this one (Copilot CLI reads .mcp.json, not .github/mcp.json,
 	// while both exist); Locate then makes this one read-only, with
-	// ShadowNote as its note.
+	// ShadowNote as its note, and sets Shadowed.
 	ShadowedBy string `json:"-"`
 	ShadowNote string `json:"-"`
+	Shadowed   bool   `json:"-"`
 }
 
 func (l Location) String() string {
@@ -454,7 +455,7 @@ func Locate(a Adapter, env Env) []Location {
 	}
 	for i := range locs {
 		if sh := locs[i].ShadowedBy; sh != "" && !locs[i].ReadOnly && env.exists(sh) {
-			locs[i].ReadOnly, locs[i].Note = true, locs[i].ShadowNote
+			locs[i].ReadOnly, locs[i].Note, locs[i].Shadowed = true, locs[i].ShadowNote, true
 		}
 		locs[i].Shown = env.Shown
 		if locs[i].Scope == canonical.ScopeProject && env.ProjectDir != "" {

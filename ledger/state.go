@@ -253,26 +253,6 @@ func (st *State) Save() error {
 	return nil
 }
 
-// appendSnapshots appends snaps as a JSON object, keys sorted.
-func appendSnapshots(b []byte, snaps map[string]canonical.Server) []byte {
-	keys := make([]string, 0, len(snaps))
-	for k := range snaps {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	b = append(b, '{')
-	for i, k := range keys {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendJSONString(b, k)
-		b = append(b, ':')
-		srv := snaps[k]
-		b = appendServerJSON(b, &srv)
-	}
-	return append(b, '}')
-}
-
 // File returns what is known about path, or nil.
 func (st *State) File(path string) *File { return st.Files[path] }
 

@@ -3,7 +3,10 @@ package ledger
 import (
 	"encoding/json"
 	"slices"
+	"strconv"
 	"time"
+
+	"github.com/mcpsync/mcpsync/canonical"
 )
 
 // appendState appends st as json.Marshal writes it, without the
@@ -12,56 +15,71 @@ import (
 // written on every run, and at 10,000 servers it holds 50,000 entries.
 // TestStateJSONMatchesMarshal holds the two equal.
 func appendState(b []byte, st *State) ([]byte, error) {
+	b = strconv.AppendInt(append(b, `{"version":`...), int64(st.Version), 10)
 	var err error
-	b = append(b, `{"version":`...)
-	b = appendInt(b, st.Version)
-	if len(st.Files) > 0 {
-		b = append(b, `,"files":{`...)
-		for i, k := range sortedKeys(st.Files) {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONString(b, k)
-			b = append(b, ':')
-			if b, err = appendFile(b, st.Files[k]); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, '}')
+	fields := []struct {
+		set    bool
+		key    string
+		append func([]byte) ([]byte, error)
+	}{
+		{len(st.Files) > 0, "files", func(b []byte) ([]byte, error) { return appendMap(b, st.Files, appendFile) }},
+		{len(st.Bases) > 0, "bases", func(b []byte) ([]byte, error) { return appendMap(b, st.Bases, appendEntries) }},
+		{len(st.Sync) > 0, "sync", func(b []byte) ([]byte, error) { return appendMap(b, st.Sync, appendSync) }},
+		{len(st.Snapshots) > 0, "snapshots", func(b []byte) ([]byte, error) {
+			return appendMap(b, st.Snapshots, func(b []byte, srv canonical.Server) ([]byte, error) { return appendServerJSON(b, &srv), nil })
+		}},
 	}
-	if len(st.Bases) > 0 {
-		b = append(b, `,"bases":{`...)
-		for i, k := range sortedKeys(st.Bases) {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONString(b, k)
-			b = append(b, ':')
-			if b, err = appendEntries(b, st.Bases[k]); err != nil {
-				return nil, err
-			}
+	for _, f := range fields {
+		if !f.set {
+			continue
 		}
-		b = append(b, '}')
-	}
-	if len(st.Sync) > 0 {
-		b = append(b, `,"sync":{`...)
-		for i, k := range sortedKeys(st.Sync) {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONString(b, k)
-			b = append(b, ':')
-			if b, err = appendSync(b, st.Sync[k]); err != nil {
-				return nil, err
-			}
+		b = append(appendJSONString(append(b, ','), f.key), ':')
+		if b, err = f.append(b); err != nil {
+			return nil, err
 		}
-		b = append(b, '}')
-	}
-	if len(st.Snapshots) > 0 {
-		b = append(b, `,"snapshots":`...)
-		b = appendSnapshots(b, st.Snapshots)
 	}
 	return append(b, '}'), nil
+}
+
+// appendMap appends m as a JSON object, keys sorted, each value by
+// appendValue; a nil map is null, as json.Marshal writes a nil map that is
+// not omitted.
+func appendMap[V any](b []byte, m map[string]V, appendValue func([]byte, V) ([]byte, error)) ([]byte, error) {
+	if m == nil {
+		return append(b, "null"...), nil
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	b = append(b, '{')
+	var err error
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(appendJSONString(b, k), ':')
+		if b, err = appendValue(b, m[k]); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, '}'), nil
+}
+
+// members writes a JSON object's members, each after a comma but the
+// first (omitempty fields decide at run time which one is first).
+type members struct {
+	b     []byte
+	first bool
+}
+
+func (m *members) key(k string) {
+	if !m.first {
+		m.b = append(m.b, ',')
+	}
+	m.first = false
+	m.b = append(appendJSONString(m.b, k), ':')
 }
 
 func appendFile(b []byte, f *File) ([]byte, error) {
@@ -69,54 +87,26 @@ func appendFile(b []byte, f *File) ([]byte, error) {
 		return append(b, "null"...), nil
 	}
 	var err error
-	b = append(b, '{')
-	first := true
-	sep := func() {
-		if !first {
-			b = append(b, ',')
-		}
-		first = false
-	}
+	m := members{b: append(b, '{'), first: true}
 	if f.SHA256 != "" {
-		sep()
-		b = append(b, `"sha256":`...)
-		b = appendJSONString(b, f.SHA256)
+		m.key("sha256")
+		m.b = appendJSONString(m.b, f.SHA256)
 	}
 	if !f.Written.IsZero() {
-		sep()
-		b = append(b, `"written":`...)
-		if b, err = appendTime(b, f.Written); err != nil {
+		m.key("written")
+		if m.b, err = appendTime(m.b, f.Written); err != nil {
 			return nil, err
 		}
 	}
 	if f.Created {
-		sep()
-		b = append(b, `"created":true`...)
+		m.key("created")
+		m.b = append(m.b, "true"...)
 	}
 	if len(f.Sections) > 0 {
-		sep()
-		b = append(b, `"sections":{`...)
-		for i, k := range sortedKeys(f.Sections) {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONString(b, k)
-			b = append(b, ':')
-			sec := f.Sections[k]
-			switch {
-			case sec == nil:
-				b = append(b, "null"...)
-			case len(sec.Managed) == 0:
-				b = append(b, "{}"...)
-			default:
-				b = append(b, `{"managed":`...)
-				if b, err = appendEntries(b, sec.Managed); err != nil {
-					return nil, err
-				}
-				b = append(b, '}')
-			}
+		m.key("sections")
+		if m.b, err = appendMap(m.b, f.Sections, appendSection); err != nil {
+			return nil, err
 		}
-		b = append(b, '}')
 	}
 	// The rest is small and rare: encoding/json writes it.
 	for _, part := range []struct {
@@ -135,10 +125,22 @@ func appendFile(b []byte, f *File) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		sep()
-		b = appendJSONString(b, part.key)
-		b = append(b, ':')
-		b = append(b, data...)
+		m.key(part.key)
+		m.b = append(m.b, data...)
+	}
+	return append(m.b, '}'), nil
+}
+
+func appendSection(b []byte, sec *Section) ([]byte, error) {
+	switch {
+	case sec == nil:
+		return append(b, "null"...), nil
+	case len(sec.Managed) == 0:
+		return append(b, "{}"...), nil
+	}
+	b, err := appendEntries(append(b, `{"managed":`...), sec.Managed)
+	if err != nil {
+		return nil, err
 	}
 	return append(b, '}'), nil
 }
@@ -148,33 +150,16 @@ func appendSync(b []byte, s *Sync) ([]byte, error) {
 		return append(b, "null"...), nil
 	}
 	var err error
-	b = append(b, '{')
-	first := true
-	sep := func() {
-		if !first {
-			b = append(b, ',')
-		}
-		first = false
-	}
+	m := members{b: append(b, '{'), first: true}
 	if len(s.Clients) > 0 {
-		sep()
-		b = append(b, `"clients":{`...)
-		for i, k := range sortedKeys(s.Clients) {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONString(b, k)
-			b = append(b, ':')
-			if b, err = appendEntries(b, s.Clients[k]); err != nil {
-				return nil, err
-			}
+		m.key("clients")
+		if m.b, err = appendMap(m.b, s.Clients, appendEntries); err != nil {
+			return nil, err
 		}
-		b = append(b, '}')
 	}
 	if len(s.Deleted) > 0 {
-		sep()
-		b = append(b, `"deleted":`...)
-		if b, err = appendEntries(b, s.Deleted); err != nil {
+		m.key("deleted")
+		if m.b, err = appendEntries(m.b, s.Deleted); err != nil {
 			return nil, err
 		}
 	}
@@ -183,36 +168,20 @@ func appendSync(b []byte, s *Sync) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		sep()
-		b = append(b, `"conflicts":`...)
-		b = append(b, data...)
+		m.key("conflicts")
+		m.b = append(m.b, data...)
 	}
-	return append(b, '}'), nil
+	return append(m.b, '}'), nil
 }
 
-// appendEntries appends a map of entries, keys sorted; a nil map is null,
-// as json.Marshal writes a nil map that is not omitted.
+// appendEntries appends a map of entries, keys sorted.
 func appendEntries(b []byte, m map[string]*Entry) ([]byte, error) {
-	if m == nil {
-		return append(b, "null"...), nil
-	}
-	var err error
-	b = append(b, '{')
-	for i, k := range sortedKeys(m) {
-		if i > 0 {
-			b = append(b, ',')
+	return appendMap(b, m, func(b []byte, e *Entry) ([]byte, error) {
+		if e == nil {
+			return append(b, "null"...), nil
 		}
-		b = appendJSONString(b, k)
-		b = append(b, ':')
-		if m[k] == nil {
-			b = append(b, "null"...)
-			continue
-		}
-		if b, err = appendEntry(b, m[k]); err != nil {
-			return nil, err
-		}
-	}
-	return append(b, '}'), nil
+		return appendEntry(b, e)
+	})
 }
 
 // appendTime appends t as time.Time.MarshalJSON writes it, without its
@@ -227,20 +196,6 @@ func appendTime(b []byte, t time.Time) ([]byte, error) {
 	}
 	b = t.AppendFormat(append(b, '"'), time.RFC3339Nano)
 	return append(b, '"'), nil
-}
-
-func appendInt(b []byte, n int) []byte {
-	data, _ := json.Marshal(n)
-	return append(b, data...)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // MarshalFile is json.Marshal(f), written as Save writes a file's record

@@ -74,10 +74,7 @@ func ParseCached(filename string, src []byte, c Cache) (*Store, canonical.Diagno
 	key := "store\x00" + filename
 	if data, ok := c.Get(key, src); ok {
 		if p, ok := decodeParsed(data); ok {
-			s := newStore(filename)
-			s.src = src
-			s.Servers.Servers, s.Clients, s.ClientFiles, s.Resolvers, s.Sources = p.Servers, p.Clients, p.ClientFiles, p.Resolvers, p.Sources
-			s.blocks = nil // read again from src when the store is edited
+			s := storeOf(filename, src, p) // blocks: read again from src for an edit
 			s.asLoaded = &parsed{Servers: cloneServers(p.Servers), Clients: cloneRulesAsLoaded(p.Clients)}
 			return s, p.Diags
 		}
@@ -124,11 +121,19 @@ func (m *memo) get(filename string, src []byte) (*Store, canonical.Diagnostics, 
 	if !ok {
 		return nil, nil, false
 	}
+	s := storeOf(filename, src, p)
+	s.blocks = m.blocks
+	return s, p.Diags, true
+}
+
+// storeOf is the store of src that p, from the cache, says Parse reads;
+// without its syntax (blocks), which only an edit needs.
+func storeOf(filename string, src []byte, p parsed) *Store {
 	s := newStore(filename)
 	s.src = src
 	s.Servers.Servers, s.Clients, s.ClientFiles, s.Resolvers, s.Sources = p.Servers, p.Clients, p.ClientFiles, p.Resolvers, p.Sources
-	s.blocks = m.blocks
-	return s, p.Diags, true
+	s.blocks = nil // newStore's empty map would say every server is new
+	return s
 }
 
 // ensureSyntax reads the server blocks of a store that came from the cache

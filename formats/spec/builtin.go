@@ -139,17 +139,17 @@ var builtinPathHints = func() func(id string) []pathHint {
 func pathHints(src string) []pathHint {
 	var out []pathHint
 	var inLocation bool
-	var os []string
+	var oses []string
 	var pending []pathHint
 	for line := range strings.Lines(src) {
 		trimmed := strings.TrimSpace(line)
 		switch {
 		case strings.HasPrefix(trimmed, "location "):
-			inLocation, os, pending = true, nil, nil
+			inLocation, oses, pending = true, nil, nil
 			continue
 		case inLocation && trimmed == "}" && strings.HasPrefix(line, "  }"):
 			for _, h := range pending {
-				h.os = os
+				h.os = oses
 				out = append(out, h)
 			}
 			inLocation, pending = false, nil
@@ -164,7 +164,7 @@ func pathHints(src string) []pathHint {
 		case "os":
 			for _, f := range strings.Split(strings.Trim(value, "[]"), ",") {
 				if f = strings.Trim(strings.TrimSpace(f), `"`); f != "" {
-					os = append(os, f)
+					oses = append(oses, f)
 				}
 			}
 		case "path":
