@@ -238,6 +238,23 @@ func TestPositions(t *testing.T) {
 	}
 }
 
+// A sub-table may come before its parent's own header ([a.b] then [a]);
+// the parent is where its header is, not where a sub-table first named it,
+// so that an error about the server points at the server's table.
+func TestPositionOfATableDeclaredAfterItsSubTable(t *testing.T) {
+	src := "[mcp_servers.s.env]\nA = \"b\"\n[mcp_servers.r]\nurl = \"\"\n[mcp_servers.s]\nurl = \"https://e\"\n"
+	d, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l, c := d.Pos("mcp_servers", "s"); l != 5 || c != 1 {
+		t.Errorf("Pos(mcp_servers.s) = %d:%d, want 5:1 (its header)", l, c)
+	}
+	if l, _ := d.Pos("mcp_servers"); l != 1 {
+		t.Errorf("Pos(mcp_servers) = line %d, want 1 (never declared: where it is first named)", l)
+	}
+}
+
 func TestEditSeveralNewTablesInAnEmptyFile(t *testing.T) {
 	runEditCases(t, []editCase{
 		{"two servers with sub-tables", "", []Entry{

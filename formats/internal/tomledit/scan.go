@@ -17,6 +17,10 @@ type layout struct {
 	// pos maps a key path (joined by pathSep) to the offset of the key or
 	// header that first defined it.
 	pos map[string]int
+	// implied holds the paths whose pos is only where a longer path first
+	// named them ([a.b] names a): TOML lets [a] come later, and then [a]
+	// is where the table is.
+	implied map[string]bool
 }
 
 // pathSep joins key parts in map keys; TOML keys cannot hold it unescaped,
@@ -73,7 +77,7 @@ func scan(src []byte, base int) (lay *layout, err error) {
 			lay, err = nil, &LayoutError{Msg: fmt.Sprintf("toml layout: %v", r)}
 		}
 	}()
-	lay = &layout{pos: map[string]int{}}
+	lay = &layout{pos: map[string]int{}, implied: map[string]bool{}}
 	// inline holds the paths whose value is an inline table, by offset:
 	// TOML closes them, but BurntSushi/toml lets a later dotted key or
 	// header add to one, which Codex (and TOML) refuse.
@@ -200,8 +204,14 @@ func keyOf(it unstable.Iterator, base int) (parts []string, first, last int) {
 func (lay *layout) define(path []string, off int) {
 	for i := 1; i <= len(path); i++ {
 		k := joinPath(path[:i])
-		if _, ok := lay.pos[k]; !ok {
+		_, seen := lay.pos[k]
+		switch {
+		case !seen:
 			lay.pos[k] = off
+			lay.implied[k] = i < len(path)
+		case i == len(path) && lay.implied[k]:
+			lay.pos[k] = off
+			delete(lay.implied, k)
 		}
 	}
 }
