@@ -178,7 +178,7 @@ func Load(dir string) (*State, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: cannot read mcpsync's state: %w", st.path, err)
 	}
-	if err := json.Unmarshal(data, st); err != nil {
+	if err := decodeState(data, st); err != nil {
 		return nil, fmt.Errorf("%s: mcpsync's state file is damaged (%v); move it aside to start afresh "+
 			"(mcpsync then no longer knows which entries it wrote, so --prune removes nothing until the next export)", st.path, err)
 	}
@@ -187,9 +187,17 @@ func Load(dir string) (*State, error) {
 			st.path, st.Version, Version)
 	}
 	st.Version = Version
+	// Each entry gets a server of its own (entries are changed in place);
+	// the first to take a snapshot takes the decoded one itself, since
+	// the snapshots are dropped after this.
+	taken := make(map[string]bool, len(st.Snapshots))
 	st.eachEntry(func(e *Entry) {
 		if snap, ok := st.Snapshots[e.Hash]; ok && e.Server.Name == "" {
-			e.Server = snap.Clone()
+			if taken[e.Hash] {
+				e.Server = snap.Clone()
+			} else {
+				e.Server, taken[e.Hash] = snap, true
+			}
 		}
 	})
 	st.Snapshots = nil

@@ -75,7 +75,8 @@ func checkStateJSON(t *testing.T, st *State) {
 }
 
 // BenchmarkStateJSON: the state of 10,000 servers in 5 files, written by
-// encoding/json and by appendState, in the same run.
+// encoding/json and by appendState, and read by encoding/json and by
+// decodeState, in the same run.
 func BenchmarkStateJSON(b *testing.B) {
 	st := &State{Version: Version, Files: map[string]*File{}}
 	at := time.Unix(1700000000, 0).UTC()
@@ -98,6 +99,24 @@ func BenchmarkStateJSON(b *testing.B) {
 		for b.Loop() {
 			if _, err := appendState(nil, st); err != nil {
 				b.Fatal(err)
+			}
+		}
+	})
+	data, err := appendState(nil, st)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("read-encoding-json", func(b *testing.B) {
+		for b.Loop() {
+			if err := json.Unmarshal(data, New("/d")); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("read-decodeState", func(b *testing.B) {
+		for b.Loop() {
+			if !decodeStateFast(data, New("/d")) {
+				b.Fatal("the fast reader gave up")
 			}
 		}
 	})

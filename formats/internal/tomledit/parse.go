@@ -151,25 +151,36 @@ func (d *Doc) Keys(path ...string) []string {
 		cur = m[p]
 	}
 	m, _ := cur.(map[string]any)
-	keys := make([]string, 0, len(m))
+	// Each key's offset is looked up once, not in every comparison: a
+	// section of 10,000 servers made the sort build 300,000 paths.
+	type placed struct {
+		key string
+		off int
+	}
+	byPos := make([]placed, 0, len(m))
+	prefix := joinPath(path)
+	if len(path) > 0 {
+		prefix += pathSep
+	}
 	for k := range m {
-		keys = append(keys, k)
-	}
-	pos := func(k string) int {
+		off := len(d.src)
 		if d.lay == nil {
-			return 0
+			off = 0
+		} else if o, ok := d.lay.pos[prefix+k]; ok {
+			off = o
 		}
-		if off, ok := d.lay.pos[joinPath(append(slices.Clone(path), k))]; ok {
-			return off
-		}
-		return len(d.src)
+		byPos = append(byPos, placed{k, off})
 	}
-	slices.SortFunc(keys, func(a, b string) int {
-		if pa, pb := pos(a), pos(b); pa != pb {
-			return pa - pb
+	slices.SortFunc(byPos, func(a, b placed) int {
+		if a.off != b.off {
+			return a.off - b.off
 		}
-		return strings.Compare(a, b)
+		return strings.Compare(a.key, b.key)
 	})
+	keys := make([]string, len(byPos))
+	for i, p := range byPos {
+		keys[i] = p.key
+	}
 	return keys
 }
 
