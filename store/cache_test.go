@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/json"
 	"reflect"
 	"testing"
 
@@ -145,4 +146,45 @@ func editForCache(s *Store) []byte {
 	s.Put(canonical.Server{Name: "added-by-cache-test", Command: "npx"})
 	s.SetClientRule("cursor", ClientRule{Exclude: []string{"added-by-cache-test"}})
 	return s.Bytes()
+}
+
+// TestDecodeParsedTakesWhatEncodeWrites: a kept parse of the example
+// store is read by the fast reader, not handed to encoding/json.
+func TestDecodeParsedTakesWhatEncodeWrites(t *testing.T) {
+	s, ds := Parse("f.hcl", []byte(exampleStore))
+	data := encodeParsed(s.parsed(ds))
+	if data == nil {
+		t.Fatal("the example store is not kept")
+	}
+	if _, ok := decodeParsedFast(data); !ok {
+		t.Fatalf("the fast reader gave up on what encodeParsed wrote:\n%s", data)
+	}
+	checkDecodeParsed(t, data)
+}
+
+// FuzzDecodeParsed: decodeParsed reads any text as encoding/json does.
+func FuzzDecodeParsed(f *testing.F) {
+	for _, src := range []string{exampleStore, "server \"a\" {\n  command = \"x\"\n  env = {}\n  args = []\n}\n",
+		"server \"b\" {\n  url = \"https://\\u00e9<&>\"\n  extra \"z\" {\n    k = [1, {a = null}]\n  }\n}"} {
+		s, ds := Parse("f.hcl", []byte(src))
+		if data := encodeParsed(s.parsed(ds)); data != nil {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte(`{"servers":null,"clients":{}}`))
+	f.Add([]byte(`{"servers":[{"name":"a","origin":{"file":"f","line":1.0}}],"diags":null}`))
+	f.Fuzz(func(t *testing.T, data []byte) { checkDecodeParsed(t, data) })
+}
+
+func checkDecodeParsed(t *testing.T, data []byte) {
+	t.Helper()
+	var want parsed
+	werr := json.Unmarshal(data, &want)
+	got, ok := decodeParsed(data)
+	if (werr == nil) != ok {
+		t.Fatalf("encoding/json error %v, decodeParsed ok %v\n%q", werr, ok, data)
+	}
+	if ok && !reflect.DeepEqual(want, got) {
+		t.Fatalf("decodeParsed reads differently from encoding/json\n%q\nencoding/json: %#v\ndecodeParsed:  %#v", data, want, got)
+	}
 }
