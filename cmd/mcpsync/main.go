@@ -2,6 +2,13 @@
 // coding agent in step. All of the work is in the packages; main only runs Main.
 package main
 
-import "os"
+import (
+	"os"
 
-func main() { os.Exit(Main(os.Args[1:])) }
+	"github.com/mcpsync/mcpsync/internal/gctune"
+)
+
+func main() {
+	gctune.Apply(os.LookupEnv)
+	os.Exit(Main(os.Args[1:]))
+}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/engine"
+	"github.com/mcpsync/mcpsync/internal/gctune"
 	"github.com/mcpsync/mcpsync/internal/xdg"
 	"github.com/mcpsync/mcpsync/ledger"
 	"github.com/mcpsync/mcpsync/watch"
@@ -433,6 +434,7 @@ func extraServers(n int) (hcl, cursor string) {
 }
 
 func benchWatchLatency(b *testing.B, debounce time.Duration, servers int) {
+	defer gctune.Apply(os.LookupEnv)() // the collector as the mcpsync process runs it
 	e := newWatchEnv(b)
 	extraHCL, extraCursor := extraServers(max(servers-2, 0))
 	e.write(storeFile, e2eStore+extraHCL)
