@@ -188,7 +188,7 @@ func TestSyncRemovalDropsTheAddedWrapper(t *testing.T) {
 	before := "{\n  \"theme\": \"GitHub\"\n}\n"
 	sb.writeFile(path, before)
 	sb.apply(sb.plan([]Target{tgt}, []canonical.Server{stdio("fetch", "uvx")}, nil))
-	in := ReadForSync([]Target{tgt})
+	in := ReadForSync([]Target{tgt}, nil)
 	tp := in.Sections[0]
 	want := SyncWant{Servers: canonical.Set{}, Removed: []string{"fetch"}}
 	p := PlanSync(in, SyncOptions{Want: map[*TargetPlan]SyncWant{tp: want}, State: sb.st})

@@ -28,7 +28,7 @@ type SyncInput struct {
 // ReadForSync reads every target's file once and decodes each section.
 // Targets that share a file are read together. A file that cannot be read
 // or does not parse is an error diagnostic with file:line:col.
-func ReadForSync(targets []Target) *SyncInput {
+func ReadForSync(targets []Target, memo *DecodeMemo) *SyncInput {
 	in := &SyncInput{}
 	groups := groupByFile(targets)
 	files := make([]*FileChange, len(groups))
@@ -43,7 +43,7 @@ func ReadForSync(targets []Target) *SyncInput {
 			if fc.Diags.HasErrors() {
 				continue
 			}
-			cur, ds := t.Adapter.Decode(t.Location, fc.Before)
+			cur, ds := memo.Decode(t.Adapter, t.Location, fc.Before)
 			fc.Diags = append(fc.Diags, ds.WithFile(t.Location.Path)...)
 			tp.Current = cur
 		}
@@ -138,6 +138,8 @@ type SyncOptions struct {
 	// BaseSources names the team source of the Bases that come from one.
 	BaseSources map[string]string
 	Encode      formats.EncodeOptions
+	// Decoded, when set, keeps the files the plan decodes (see DecodeMemo).
+	Decoded *DecodeMemo
 }
 
 // PlanSync turns the merge's decisions into a plan on the bytes that
@@ -216,7 +218,7 @@ func planFileSync(fc *FileChange, opts SyncOptions) {
 		if eds.HasErrors() {
 			return
 		}
-		after, ads := t.Adapter.Decode(loc, out)
+		after, ads := opts.Decoded.Decode(t.Adapter, loc, out) // the next cycle of watch reads these bytes
 		if ads.HasErrors() {
 			d := canonical.Errorf("the %s adapter produced a file it cannot read back", tp.Client)
 			d.Detail = "this is a bug in mcpsync; nothing was written. First problem: " + ads.Errors()[0].Error()

@@ -27,8 +27,9 @@ type SyncOptions struct {
 	// or a client id; Servers, when not empty, limits the sync to these.
 	Take    map[string]string
 	Servers []string
-	// Views, when set, is kept across syncs (watch).
-	Views *reconcile.ViewCache
+	// Views and Decoded, when set, are kept across syncs (watch).
+	Views   *reconcile.ViewCache
+	Decoded *emitters.DecodeMemo
 	// DryRun plans without taking the lock.
 	DryRun bool
 }
@@ -101,7 +102,7 @@ func (e *Engine) PlanSync(o SyncOptions) (*SyncRun, error) {
 	}
 	run.Result = reconcile.Plan(reconcile.Options{
 		Store: st, Targets: targets, State: run.State, Named: named,
-		Take: o.Take, Servers: o.Servers, Views: o.Views,
+		Take: o.Take, Servers: o.Servers, Views: o.Views, Decoded: o.Decoded,
 		Encode: formats.EncodeOptions{OS: e.GOOS}, Desired: run.Desired, ParseCache: e.parseCache(),
 	})
 	// A source never pulled, or a name taken twice: said with the plan's

@@ -259,7 +259,9 @@ type Adapter interface {
 	Locations(env Env) []Location
 	// Decode reads the servers at loc from data. Problems carry
 	// file:line:col; Decode never panics on any input. Empty data is an
-	// empty set.
+	// empty set. Decode depends on loc and data alone (no I/O, no
+	// environment), so what it returned may be kept for the same bytes
+	// (emitters.DecodeMemo).
 	Decode(loc Location, data []byte) (canonical.Set, canonical.Diagnostics)
 	// Encode returns data edited so that loc holds exactly the servers of
 	// want, in want's order for new entries. data == nil means the file does

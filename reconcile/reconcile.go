@@ -53,6 +53,9 @@ type Options struct {
 	// checks they read back, so that the next run (watch's next cycle)
 	// loads the store it wrote without parsing it again.
 	ParseCache store.Cache
+	// Decoded, when set, keeps what the client files decoded to, so that
+	// watch's next cycle does not decode the files this one wrote again.
+	Decoded *emitters.DecodeMemo
 }
 
 // ViewCache remembers how a client holds a server (its adapter's encode
@@ -205,7 +208,7 @@ func Plan(opts Options) *Result {
 		clear(opts.Views.m)
 	}
 	p := &planner{opts: opts, st: st, r: &Result{StorePath: opts.Store.Path}, store: opts.Store.Index()}
-	in := emitters.ReadForSync(opts.Targets)
+	in := emitters.ReadForSync(opts.Targets, opts.Decoded)
 	if in.Diags.HasErrors() {
 		p.r.Plan = emitters.PlanSync(in, emitters.SyncOptions{State: st})
 		return p.r
@@ -436,7 +439,7 @@ func (p *planner) syncOptions() emitters.SyncOptions {
 		}
 	}
 	so := emitters.SyncOptions{Want: want, State: p.st, StorePath: storePath, Bases: p.bases, ForgetBases: p.forgetBases,
-		BaseSources: p.baseSources, Encode: p.opts.Encode}
+		BaseSources: p.baseSources, Encode: p.opts.Encode, Decoded: p.opts.Decoded}
 	if p.storeChanged {
 		after := p.opts.Store.Bytes()
 		if _, ds := store.ParseCached(storePath, after, p.opts.ParseCache); ds.HasErrors() {
