@@ -1,6 +1,7 @@
 package gctune
 
 import (
+	"runtime"
 	"runtime/debug"
 	"testing"
 )
@@ -9,36 +10,65 @@ func env(m map[string]string) func(string) (string, bool) {
 	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
 }
 
-func TestApplySetsBothAndRestores(t *testing.T) {
-	p0, l0 := current()
-	restore := Apply(env(nil))
-	if p, l := current(); p != Percent || l != MemoryLimit {
-		t.Errorf("after Apply: GOGC %d, limit %d; want %d, %d", p, l, Percent, MemoryLimit)
-	}
-	restore()
-	if p, l := current(); p != p0 || l != l0 {
-		t.Errorf("after restore: GOGC %d, limit %d; want %d, %d", p, l, p0, l0)
+func gcPercent() int {
+	p := debug.SetGCPercent(-1)
+	debug.SetGCPercent(p)
+	return p
+}
+
+func TestPercentFollowsTheLiveHeap(t *testing.T) {
+	for _, tc := range []struct {
+		live uint64
+		want int
+	}{
+		{0, MaxPercent}, {1 << 20, MaxPercent}, {Target / 5, MaxPercent}, // room for five times it
+		{Target / 4, 300}, {Target / 2, MinPercent}, {Target, MinPercent}, {4 * Target, MinPercent},
+	} {
+		if got := Percent(tc.live); got != tc.want {
+			t.Errorf("Percent(%d MiB) = %d, want %d", tc.live>>20, got, tc.want)
+		}
 	}
 }
 
-// A user's GOGC or GOMEMLIMIT is theirs: Apply leaves that one alone.
+// After a collection the tuner has set the collector from the live heap;
+// stop restores what was there.
+func TestApplyTunesAfterEachCollectionAndStops(t *testing.T) {
+	p0 := gcPercent()
+	stop := Apply(env(nil))
+	if p := gcPercent(); p != MaxPercent {
+		t.Errorf("after Apply: GOGC %d, want %d", p, MaxPercent)
+	}
+	keep := make([][]byte, 0, 200)
+	for range 200 { // 200 MiB live: the target falls to the minimum
+		keep = append(keep, make([]byte, 1<<20))
+	}
+	for range 5 {
+		runtime.GC()
+		runtime.Gosched()
+	}
+	deadline := 100
+	for gcPercent() != MinPercent && deadline > 0 {
+		runtime.GC()
+		deadline--
+	}
+	if p := gcPercent(); p != MinPercent {
+		t.Errorf("with %d MiB live: GOGC %d, want %d", len(keep), p, MinPercent)
+	}
+	runtime.KeepAlive(keep)
+	stop()
+	if p := gcPercent(); p != p0 {
+		t.Errorf("after stop: GOGC %d, want %d", p, p0)
+	}
+}
+
+// A user's GOGC or GOMEMLIMIT is theirs: Apply changes nothing.
 func TestApplyLeavesTheUsersSettings(t *testing.T) {
-	p0, l0 := current()
-	restore := Apply(env(map[string]string{"GOGC": "50"}))
-	if p, l := current(); p != p0 || l != MemoryLimit {
-		t.Errorf("with GOGC set: GOGC %d (want the runtime's %d), limit %d (want %d)", p, p0, l, MemoryLimit)
+	p0 := gcPercent()
+	for _, set := range []string{"GOGC", "GOMEMLIMIT"} {
+		stop := Apply(env(map[string]string{set: "1"}))
+		if p := gcPercent(); p != p0 {
+			t.Errorf("with %s set: GOGC %d, want the runtime's %d", set, p, p0)
+		}
+		stop()
 	}
-	restore()
-	restore = Apply(env(map[string]string{"GOMEMLIMIT": "1GiB"}))
-	if p, l := current(); p != Percent || l != l0 {
-		t.Errorf("with GOMEMLIMIT set: GOGC %d (want %d), limit %d (want the runtime's %d)", p, Percent, l, l0)
-	}
-	restore()
-}
-
-// current returns the collector's settings without changing them.
-func current() (percent int, limit int64) {
-	percent = debug.SetGCPercent(-1)
-	debug.SetGCPercent(percent)
-	return percent, debug.SetMemoryLimit(-1)
 }
