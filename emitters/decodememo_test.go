@@ -71,7 +71,9 @@ func TestDecodeMemoIsBounded(t *testing.T) {
 	c := &countingAdapter{Adapter: ad}
 	loc := formats.Location{Client: "cursor", Scope: canonical.ScopeUser, Path: "/h/.cursor/mcp.json", Format: formats.JSON}
 	m := NewDecodeMemo()
-	file := func(i int) []byte { return []byte(`{"mcpServers": {"s` + string(rune('A'+i%26)) + string(rune('a'+i/26)) + `": {"command": "x"}}}`) }
+	file := func(i int) []byte {
+		return []byte(`{"mcpServers": {"s` + string(rune('A'+i%26)) + string(rune('a'+i/26)) + `": {"command": "x"}}}`)
+	}
 	for i := range decodeMemoEntries + 10 {
 		m.Decode(c, loc, file(i))
 	}
