@@ -38,9 +38,10 @@ type decoded struct {
 	size  int
 }
 
-// decodeMemoLimit bounds the memo by the size of the files it holds
-// (a decoded set is a few times its file): every client file of a
-// 10,000-server store is about 15 MiB.
+// decodeMemoBytes bounds the memo by the size of the files it holds (a
+// decoded set is a few times its file), decodeMemoEntries by their number.
+// A client file of 10,000 servers is 0.7–1.7 MiB, so the memo keeps about
+// twenty of them: the files of one watch at that size.
 const (
 	decodeMemoBytes   = 32 << 20
 	decodeMemoEntries = 64

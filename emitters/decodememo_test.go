@@ -24,10 +24,7 @@ func (c *countingAdapter) Decode(loc formats.Location, data []byte) (canonical.S
 // and every caller gets what the adapter returns, as its own copy; other
 // bytes, or another location, are decoded afresh.
 func TestDecodeMemo(t *testing.T) {
-	ad, err := all.NewRegistry(all.Options{}).Lookup("cursor")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ad := cursorAdapter(t)
 	c := &countingAdapter{Adapter: ad}
 	loc := formats.Location{Client: "cursor", Scope: canonical.ScopeProject, Path: "/p/.cursor/mcp.json", Format: formats.JSON}
 	data := []byte(`{"mcpServers": {"a": {"command": "npx", "args": ["-y", "x"], "env": {"K": "v"}}, "b": {"url": 1}}}`)
@@ -64,10 +61,7 @@ func TestDecodeMemo(t *testing.T) {
 // TestDecodeMemoIsBounded: the memo drops its oldest entries to stay
 // within its count.
 func TestDecodeMemoIsBounded(t *testing.T) {
-	ad, err := all.NewRegistry(all.Options{}).Lookup("cursor")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ad := cursorAdapter(t)
 	c := &countingAdapter{Adapter: ad}
 	loc := formats.Location{Client: "cursor", Scope: canonical.ScopeUser, Path: "/h/.cursor/mcp.json", Format: formats.JSON}
 	m := NewDecodeMemo()
@@ -86,4 +80,13 @@ func TestDecodeMemoIsBounded(t *testing.T) {
 	if c.decodes != n+1 {
 		t.Errorf("%d decodes, want %d", c.decodes, n+1)
 	}
+}
+
+func cursorAdapter(t *testing.T) formats.Adapter {
+	t.Helper()
+	ad, err := all.NewRegistry(all.Options{}).Lookup("cursor")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ad
 }

@@ -53,48 +53,19 @@ func state(r *jsonread.Reader, st *State) bool {
 			st.Version = r.Int()
 		case "files":
 			r.Once(&seen, 1)
-			st.Files = map[string]*File{}
-			if r.Expect('{') {
-				for j := 0; ; j++ {
-					path, ok := r.Member(j)
-					if !ok {
-						break
-					}
-					key := string(path)
-					st.Files[key] = file(r)
-				}
-			}
+			st.Files = jsonread.Map(r, func() *File { return file(r) })
 		case "bases":
 			r.Once(&seen, 2)
-			st.Bases = map[string]map[string]*Entry{}
-			if r.Expect('{') {
-				for j := 0; ; j++ {
-					store, ok := r.Member(j)
-					if !ok {
-						break
-					}
-					key := string(store)
-					st.Bases[key] = entries(r)
-				}
-			}
+			st.Bases = jsonread.Map(r, func() map[string]*Entry { return entries(r) })
 		case "sync":
 			r.Once(&seen, 3)
 			r.Unmarshal(&st.Sync) // small: what sync remembers beyond the bases
 		case "snapshots":
 			r.Once(&seen, 4)
-			st.Snapshots = map[string]canonical.Server{}
-			if r.Expect('{') {
-				for j := 0; ; j++ {
-					hash, ok := r.Member(j)
-					if !ok {
-						break
-					}
-					key := string(hash)
-					var s canonical.Server
-					r.Server(&s)
-					st.Snapshots[key] = s
-				}
-			}
+			st.Snapshots = jsonread.Map(r, func() (s canonical.Server) {
+				r.Server(&s)
+				return s
+			})
 		default:
 			r.Fail()
 		}
@@ -124,17 +95,7 @@ func file(r *jsonread.Reader) *File {
 			f.Created = r.Bool()
 		case "sections":
 			r.Once(&seen, 3)
-			f.Sections = map[string]*Section{}
-			if r.Expect('{') {
-				for j := 0; ; j++ {
-					name, ok := r.Member(j)
-					if !ok {
-						break
-					}
-					key := string(name)
-					f.Sections[key] = section(r)
-				}
-			}
+			f.Sections = jsonread.Map(r, func() *Section { return section(r) })
 		case "addedKeys":
 			r.Once(&seen, 4)
 			r.Unmarshal(&f.AddedKeys)
@@ -169,18 +130,7 @@ func section(r *jsonread.Reader) *Section {
 }
 
 func entries(r *jsonread.Reader) map[string]*Entry {
-	m := map[string]*Entry{}
-	if !r.Expect('{') {
-		return m
-	}
-	for i := 0; ; i++ {
-		name, ok := r.Member(i)
-		if !ok {
-			return m
-		}
-		key := string(name)
-		m[key] = entry(r)
-	}
+	return jsonread.Map(r, func() *Entry { return entry(r) })
 }
 
 func entry(r *jsonread.Reader) *Entry {

@@ -51,8 +51,8 @@ func (r *Reader) End() bool {
 	return r.ok && r.i == len(r.b)
 }
 
-// Peek returns the next byte after white space (0 at the end).
-func (r *Reader) Peek() byte {
+// peek returns the next byte after white space (0 at the end).
+func (r *Reader) peek() byte {
 	r.ws()
 	if r.i < len(r.b) {
 		return r.b[r.i]
@@ -62,7 +62,7 @@ func (r *Reader) Peek() byte {
 
 // Expect reads the byte c (after white space).
 func (r *Reader) Expect(c byte) bool {
-	if !r.ok || r.Peek() != c {
+	if !r.ok || r.peek() != c {
 		return r.Fail()
 	}
 	r.i++
@@ -122,8 +122,8 @@ func (r *Reader) slowStr(open int) string {
 	return ""
 }
 
-// Int64 reads a JSON integer (no fraction or exponent: those go slow).
-func (r *Reader) Int64() int64 {
+// integer reads a JSON integer (no fraction or exponent: those go slow).
+func (r *Reader) integer() int64 {
 	r.ws()
 	start := r.i
 	if r.i < len(r.b) && r.b[r.i] == '-' {
@@ -168,7 +168,7 @@ func (r *Reader) Member(i int) ([]byte, bool) {
 	if !r.ok {
 		return nil, false
 	}
-	switch c := r.Peek(); {
+	switch c := r.peek(); {
 	case c == '}':
 		r.i++
 		return nil, false
@@ -196,9 +196,9 @@ func (r *Reader) Once(seen *uint32, bit uint) bool {
 	return true
 }
 
-// Raw returns the next value's bytes, for a part encoding/json decodes
+// raw returns the next value's bytes, for a part encoding/json decodes
 // (it checks them; this only finds where they end).
-func (r *Reader) Raw() []byte {
+func (r *Reader) raw() []byte {
 	if !r.ok {
 		return nil
 	}
@@ -258,7 +258,7 @@ func (r *Reader) literal(start int) []byte {
 
 // Unmarshal decodes the next value into v with encoding/json.
 func (r *Reader) Unmarshal(v any) {
-	if raw := r.Raw(); r.ok && json.Unmarshal(raw, v) != nil {
+	if raw := r.raw(); r.ok && json.Unmarshal(raw, v) != nil {
 		r.Fail()
 	}
 }
@@ -266,11 +266,11 @@ func (r *Reader) Unmarshal(v any) {
 // Time reads a time as encoding/json does, by time.Time's UnmarshalJSON.
 func (r *Reader) Time() time.Time {
 	var t time.Time
-	if r.Peek() != '"' {
+	if r.peek() != '"' {
 		r.Fail()
 		return t
 	}
-	if raw := r.Raw(); r.ok && t.UnmarshalJSON(raw) != nil {
+	if raw := r.raw(); r.ok && t.UnmarshalJSON(raw) != nil {
 		r.Fail()
 	}
 	return t
@@ -283,7 +283,7 @@ func (r *Reader) Elem(i int) bool {
 	if !r.ok {
 		return false
 	}
-	switch c := r.Peek(); {
+	switch c := r.peek(); {
 	case c == ']':
 		r.i++
 		return false
@@ -295,9 +295,9 @@ func (r *Reader) Elem(i int) bool {
 	return true
 }
 
-// Strings reads an array of strings ([] is an empty, not a nil, slice,
+// strings reads an array of strings ([] is an empty, not a nil, slice,
 // as encoding/json makes it).
-func (r *Reader) Strings() []string {
+func (r *Reader) strings() []string {
 	out := []string{}
 	if !r.Expect('[') {
 		return out
@@ -308,9 +308,11 @@ func (r *Reader) Strings() []string {
 	return out
 }
 
-// StringMap reads an object of strings; a repeated key's last value wins.
-func (r *Reader) StringMap() map[string]string {
-	m := map[string]string{}
+// Map reads an object whose members are all read by value, into a map
+// ({} is an empty, not a nil, map, as encoding/json makes it); a repeated
+// key's last value wins, as it does in encoding/json.
+func Map[V any](r *Reader, value func() V) map[string]V {
+	m := map[string]V{}
 	if !r.Expect('{') {
 		return m
 	}
@@ -319,8 +321,8 @@ func (r *Reader) StringMap() map[string]string {
 		if !ok {
 			return m
 		}
-		key := string(k)
-		m[key] = r.Str()
+		key := string(k) // before value: k is valid only until the next read
+		m[key] = value()
 	}
 }
 
@@ -347,10 +349,10 @@ func (r *Reader) Server(s *canonical.Server) {
 			s.Command = r.Str()
 		case "args":
 			r.Once(&seen, 3)
-			s.Args = r.Strings()
+			s.Args = r.strings()
 		case "env":
 			r.Once(&seen, 4)
-			s.Env = r.StringMap()
+			s.Env = Map(r, r.Str)
 		case "cwd":
 			r.Once(&seen, 5)
 			s.Cwd = r.Str()
@@ -359,22 +361,22 @@ func (r *Reader) Server(s *canonical.Server) {
 			s.URL = r.Str()
 		case "headers":
 			r.Once(&seen, 7)
-			s.Headers = r.StringMap()
+			s.Headers = Map(r, r.Str)
 		case "disabled":
 			r.Once(&seen, 8)
 			s.Disabled = r.Bool()
 		case "toolsAllow":
 			r.Once(&seen, 9)
-			s.ToolsAllow = r.Strings()
+			s.ToolsAllow = r.strings()
 		case "toolsDeny":
 			r.Once(&seen, 10)
-			s.ToolsDeny = r.Strings()
+			s.ToolsDeny = r.strings()
 		case "startupTimeout":
 			r.Once(&seen, 11)
-			s.StartupTimeout = time.Duration(r.Int64())
+			s.StartupTimeout = time.Duration(r.integer())
 		case "toolTimeout":
 			r.Once(&seen, 12)
-			s.ToolTimeout = time.Duration(r.Int64())
+			s.ToolTimeout = time.Duration(r.integer())
 		case "project":
 			r.Once(&seen, 13)
 			s.Project = r.Str()
@@ -386,15 +388,15 @@ func (r *Reader) Server(s *canonical.Server) {
 			r.Unmarshal(&s.Extra)
 		case "origin":
 			r.Once(&seen, 16)
-			r.Pos(&s.Origin)
+			r.pos(&s.Origin)
 		default:
 			r.Fail()
 		}
 	}
 }
 
-// Pos reads a canonical.Pos.
-func (r *Reader) Pos(p *canonical.Pos) {
+// pos reads a canonical.Pos.
+func (r *Reader) pos(p *canonical.Pos) {
 	var seen uint32
 	if !r.Expect('{') {
 		return
@@ -422,7 +424,7 @@ func (r *Reader) Pos(p *canonical.Pos) {
 
 // Int reads an integer that fits an int.
 func (r *Reader) Int() int {
-	n := r.Int64()
+	n := r.integer()
 	if int64(int(n)) != n {
 		r.Fail()
 	}
