@@ -1,11 +1,16 @@
 package emitters
 
 import (
+	"bytes"
 	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"reflect"
 	"sync"
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/internal/jsonread"
 )
 
 // A DecodeMemo keeps what adapters decoded, by client, location and the
@@ -16,14 +21,36 @@ import (
 // nothing else (see formats.Adapter), and an engine's adapters stay the
 // same for its life, so a memo belongs to one engine.
 //
+// A memo can also keep decoded files between runs, on disk (Persist):
+// a no-op export, a diff or a sync of 10,000 servers spent two thirds of
+// its time decoding client files that had not changed since the last run.
+//
 // What it returns is a copy: callers change the sets they are given. A
 // nil memo keeps nothing. It is safe for concurrent use.
 type DecodeMemo struct {
 	mu      sync.Mutex
+	memory  bool // keep decoded sets in memory (NewDecodeMemo)
 	entries map[decodeKey]decoded
 	order   []decodeKey // oldest first, for eviction
 	size    int         // bytes of the files held
+
+	disk    DecodeCache
+	builtin func(client string) bool
+	diskMin int // smaller files are decoded: reading an entry costs as much
 }
+
+// A DecodeCache keeps bytes between runs for a name and the exact source
+// bytes they were made from (internal/parsecache, which also ties an entry
+// to the binary that made it).
+type DecodeCache interface {
+	Get(name string, src []byte) ([]byte, bool)
+	Put(name string, src, data []byte)
+}
+
+// decodeCacheMin is the smallest file kept on disk: about 400 servers.
+// Below it a decode takes about as long as reading an entry back, and the
+// cache stays empty for most users.
+const decodeCacheMin = 64 << 10
 
 type decodeKey struct {
 	client string
@@ -47,25 +74,145 @@ const (
 	decodeMemoEntries = 64
 )
 
-// NewDecodeMemo returns an empty memo.
-func NewDecodeMemo() *DecodeMemo { return &DecodeMemo{entries: map[decodeKey]decoded{}} }
+// NewDecodeMemo returns an empty memo, kept in memory.
+func NewDecodeMemo() *DecodeMemo {
+	return &DecodeMemo{memory: true, entries: map[decodeKey]decoded{}}
+}
 
-// Decode is a.Decode(loc, data), from the memo when the same client
-// decoded the same bytes at the same location before.
-func (m *DecodeMemo) Decode(a formats.Adapter, loc formats.Location, data []byte) (canonical.Set, canonical.Diagnostics) {
+// Persist makes m keep what it decodes from a client file of a built-in
+// client in c as well, so that the next run need not decode the same
+// bytes again; m nil is a memo that keeps on disk only. builtin says
+// whether a client is built into this binary: a client described by a
+// plugin file decodes by that file, which the cache's key does not cover.
+//
+// An entry holds what the client file holds, in the user's own cache
+// directory (0700, entries 0600), as the backups of the same file do. It
+// is one per file and location, replaced when the file changes.
+func (m *DecodeMemo) Persist(c DecodeCache, builtin func(client string) bool) *DecodeMemo {
 	if m == nil {
+		m = &DecodeMemo{}
+	}
+	if m.disk != nil {
+		return m // watch's memo, persisted when the watch began
+	}
+	m.disk, m.builtin, m.diskMin = c, builtin, decodeCacheMin
+	return m
+}
+
+// Decode is a.Decode(loc, data), for data read from loc's file: from the
+// memo when the same client decoded the same bytes at the same location
+// before, in this run or (Persist) an earlier one.
+func (m *DecodeMemo) Decode(a formats.Adapter, loc formats.Location, data []byte) (canonical.Set, canonical.Diagnostics) {
+	return m.decode(a, loc, data, true)
+}
+
+// DecodeOutput is Decode for bytes about to be written to loc's file:
+// kept in memory only, for the next read of the file in this process
+// (watch). On disk each file has one entry, which bytes that may never
+// be written (a dry run) would replace.
+func (m *DecodeMemo) DecodeOutput(a formats.Adapter, loc formats.Location, data []byte) (canonical.Set, canonical.Diagnostics) {
+	return m.decode(a, loc, data, false)
+}
+
+func (m *DecodeMemo) decode(a formats.Adapter, loc formats.Location, data []byte, fromFile bool) (canonical.Set, canonical.Diagnostics) {
+	if m == nil || (!m.memory && m.disk == nil) {
 		return a.Decode(loc, data)
 	}
 	k := decodeKey{client: a.ID(), loc: loc, sum: sha256.Sum256(data), n: len(data)}
-	m.mu.Lock()
-	d, ok := m.entries[k]
-	m.mu.Unlock()
-	if ok {
-		return d.set.Clone(), cloneDiags(d.diags)
+	if m.memory {
+		m.mu.Lock()
+		d, ok := m.entries[k]
+		m.mu.Unlock()
+		if ok {
+			return d.set.Clone(), cloneDiags(d.diags)
+		}
+	}
+	onDisk := fromFile && m.disk != nil && len(data) >= m.diskMin && m.builtin != nil && m.builtin(k.client)
+	if onDisk {
+		if entry, ok := m.disk.Get(diskName(k.client, loc), data); ok {
+			if set, diags, ok := readDecoded(entry); ok {
+				m.remember(k, set, diags, len(data))
+				return set, diags
+			}
+		}
 	}
 	set, diags := a.Decode(loc, data)
-	m.put(k, decoded{set: set.Clone(), diags: cloneDiags(diags), size: len(data)})
+	m.remember(k, set, diags, len(data))
+	if onDisk {
+		if entry := writeDecoded(set, diags); entry != nil {
+			m.disk.Put(diskName(k.client, loc), data, entry)
+		}
+	}
 	return set, diags
+}
+
+func (m *DecodeMemo) remember(k decodeKey, set canonical.Set, diags canonical.Diagnostics, size int) {
+	if m.memory {
+		m.put(k, decoded{set: set.Clone(), diags: cloneDiags(diags), size: size})
+	}
+}
+
+// diskName is the cache entry of a client's location: one per file and
+// section (Claude Code's ~/.claude.json holds several).
+func diskName(client string, loc formats.Location) string {
+	return fmt.Sprintf("decoded\x00%s\x00%q\x00%q\x00%q\x00%q\x00%q", client, loc.Scope, loc.Path, loc.Format, loc.Project, loc.OS)
+}
+
+// decodedFile is a cache entry: what Decode returned.
+type decodedFile struct {
+	Servers []canonical.Server    `json:"servers"`
+	Diags   canonical.Diagnostics `json:"diags"`
+}
+
+// writeDecoded is the entry for a decoded file, or nil when it would not
+// read back as exactly what Decode returned (a value JSON cannot carry as
+// it is): such a file is decoded every time. Checking each entry as it is
+// made keeps the cache exact without knowing every value a server holds.
+func writeDecoded(set canonical.Set, diags canonical.Diagnostics) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // extra values are raw JSON: keep their bytes
+	if enc.Encode(decodedFile{Servers: set.Servers, Diags: diags}) != nil {
+		return nil
+	}
+	back, backDiags, ok := readDecoded(buf.Bytes())
+	if !ok || !reflect.DeepEqual(back, set) || !reflect.DeepEqual(backDiags, diags) {
+		return nil
+	}
+	return buf.Bytes()
+}
+
+// readDecoded reads an entry: the servers with jsonread, as the store's
+// cache does, and anything else jsonread gives up on with encoding/json.
+func readDecoded(entry []byte) (canonical.Set, canonical.Diagnostics, bool) {
+	var f decodedFile
+	r := jsonread.New(entry)
+	var seen uint32
+	if r.Expect('{') {
+		for i := 0; ; i++ {
+			k, ok := r.Member(i)
+			if !ok {
+				break
+			}
+			switch string(k) {
+			case "servers":
+				r.Once(&seen, 0)
+				f.Servers = r.Servers()
+			case "diags":
+				r.Once(&seen, 1)
+				r.Unmarshal(&f.Diags)
+			default:
+				r.Fail()
+			}
+		}
+	}
+	if !r.End() {
+		f = decodedFile{}
+		if json.Unmarshal(entry, &f) != nil {
+			return canonical.Set{}, nil, false
+		}
+	}
+	return canonical.Set{Servers: f.Servers}, f.Diags, true
 }
 
 func (m *DecodeMemo) put(k decodeKey, d decoded) {

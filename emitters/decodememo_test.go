@@ -1,6 +1,9 @@
 package emitters
 
 import (
+	"bytes"
+	"encoding/json"
+	"github.com/mcpsync/mcpsync/internal/jsonread"
 	"reflect"
 	"testing"
 
@@ -89,4 +92,125 @@ func cursorAdapter(t *testing.T) formats.Adapter {
 		t.Fatal(err)
 	}
 	return ad
+}
+
+// mapCache is a DecodeCache in memory that keeps one entry per name, as
+// internal/parsecache does, and counts its writes.
+type mapCache struct {
+	src, data map[string][]byte
+	puts      int
+}
+
+func newMapCache() *mapCache { return &mapCache{src: map[string][]byte{}, data: map[string][]byte{}} }
+
+func (c *mapCache) Get(name string, src []byte) ([]byte, bool) {
+	if s, ok := c.src[name]; ok && bytes.Equal(s, src) {
+		return c.data[name], true
+	}
+	return nil, false
+}
+
+func (c *mapCache) Put(name string, src, data []byte) {
+	c.src[name], c.data[name] = bytes.Clone(src), bytes.Clone(data)
+	c.puts++
+}
+
+// TestDecodeMemoPersists: a persisted memo decodes a client file once
+// across runs (a new memo on the same cache is the next run), returns what
+// the adapter returns, and decodes afresh for other bytes, a damaged
+// entry, a client that is not built in, and bytes about to be written.
+func TestDecodeMemoPersists(t *testing.T) {
+	ad := cursorAdapter(t)
+	c := &countingAdapter{Adapter: ad}
+	loc := formats.Location{Client: "cursor", Scope: canonical.ScopeProject, Path: "/p/.cursor/mcp.json", Format: formats.JSON}
+	data := []byte(`{"mcpServers": {"a": {"command": "npx", "args": ["-y", "x"], "env": {"K": "v"}, "alwaysAllow": ["t"]}, "b": {"url": 1}}}`)
+	want, wantDiags := ad.Decode(loc, data)
+	if want.Len() == 0 || len(wantDiags) == 0 {
+		t.Fatalf("the case needs a server and a diagnostic: %+v %v", want, wantDiags)
+	}
+	cache := newMapCache()
+	builtin := func(id string) bool { return id == "cursor" }
+	run := func() *DecodeMemo {
+		m := (*DecodeMemo)(nil).Persist(cache, builtin)
+		m.diskMin = 0 // the case is small
+		return m
+	}
+	for i := range 3 {
+		got, ds := run().Decode(c, loc, data)
+		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(ds, wantDiags) {
+			t.Fatalf("run %d: %+v %v, want %+v %v", i, got, ds, want, wantDiags)
+		}
+	}
+	if c.decodes != 1 || cache.puts != 1 {
+		t.Fatalf("three runs: %d decodes, %d entries written; want 1 and 1", c.decodes, cache.puts)
+	}
+
+	edited := bytes.Replace(data, []byte(`"x"`), []byte(`"y"`), 1)
+	if got, _ := run().Decode(c, loc, edited); got.Servers[0].Args[1] != "y" || c.decodes != 2 {
+		t.Fatalf("an edited file: %+v after %d decodes", got, c.decodes)
+	}
+
+	for name := range cache.data {
+		cache.data[name] = []byte(`{"servers": [{"name": "wrong"`) // cut short
+	}
+	if got, _ := run().Decode(c, loc, edited); got.Servers[0].Name != "a" || c.decodes != 3 {
+		t.Fatalf("a damaged entry: %+v after %d decodes", got, c.decodes)
+	}
+
+	puts := cache.puts
+	run().DecodeOutput(c, loc, data)
+	plugin := (*DecodeMemo)(nil).Persist(cache, func(string) bool { return false })
+	plugin.diskMin = 0
+	plugin.Decode(c, loc, data)
+	plugin.Decode(c, loc, data)
+	(*DecodeMemo)(nil).Persist(cache, builtin).Decode(c, loc, data) // below the size kept
+	if cache.puts != puts || c.decodes != 7 {
+		t.Errorf("output, a plugin's file and a small file: %d entries written, %d decodes; want none and 7", cache.puts-puts, c.decodes)
+	}
+}
+
+// FuzzReadDecoded: a cache entry reads as encoding/json reads it, or not
+// at all where encoding/json refuses it.
+func FuzzReadDecoded(f *testing.F) {
+	f.Add([]byte(`{"servers":[{"name":"a","args":["x"],"env":{"K":"v"}}],"diags":[{"severity":"warning","summary":"s","line":1}]}`))
+	f.Add([]byte(`{"servers":null,"diags":null}`))
+	f.Add([]byte(`{"servers":[{"name":"a","name":"b"}]}`))
+	f.Fuzz(func(t *testing.T, entry []byte) {
+		set, diags, ok := readDecoded(entry)
+		var want decodedFile
+		err := json.Unmarshal(entry, &want)
+		if ok != (err == nil) {
+			t.Fatalf("%q: read %v, encoding/json: %v", entry, ok, err)
+		}
+		if ok && (!reflect.DeepEqual(set.Servers, want.Servers) || !reflect.DeepEqual(diags, want.Diags)) {
+			t.Fatalf("%q:\n got %+v %+v\nwant %+v %+v", entry, set.Servers, diags, want.Servers, want.Diags)
+		}
+	})
+}
+
+// TestWriteDecodedReadsBack: an entry is written only where it reads back
+// as exactly what was decoded, and a decoded file's entry takes the fast
+// reader.
+func TestWriteDecodedReadsBack(t *testing.T) {
+	ad := cursorAdapter(t)
+	loc := formats.Location{Client: "cursor", Scope: canonical.ScopeProject, Path: "/p/.cursor/mcp.json", Format: formats.JSON}
+	set, diags := ad.Decode(loc, []byte(`{"mcpServers": {"a": {"command": "npx", "env": {"K": "<é>"}, "x-key": {"n": [1, 2]}}}}`))
+	entry := writeDecoded(set, diags)
+	if entry == nil {
+		t.Fatal("no entry for a decoded file")
+	}
+	var f decodedFile
+	r := jsonread.New(entry)
+	if r.Expect('{') {
+		if k, ok := r.Member(0); ok && string(k) == "servers" {
+			f.Servers = r.Servers()
+		}
+	}
+	if !r.OK() || !reflect.DeepEqual(f.Servers, set.Servers) {
+		t.Errorf("the fast reader does not take the entry %s", entry)
+	}
+	odd := canonical.Set{Servers: []canonical.Server{{Name: "a", Extra: map[string]map[string]json.RawMessage{"cursor": {"k": json.RawMessage(`[1, 2]`)}}}}}
+	if writeDecoded(odd, nil) != nil {
+		t.Error("an entry was written for a value that does not read back as it was (spaced raw JSON)")
+	}
 }

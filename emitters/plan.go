@@ -242,6 +242,9 @@ type ExportOptions struct {
 	// or that were edited by hand since mcpsync wrote them.
 	Force  bool
 	Encode formats.EncodeOptions
+	// Decoded, when set, keeps what the client files decoded to (see
+	// DecodeMemo).
+	Decoded *DecodeMemo
 }
 
 // PlanExport plans writing the store's servers into every target. Targets
@@ -558,7 +561,11 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 	writtenHere, exported, pruned map[string]bool) ([]byte, bool) {
 	t := tp.Target
 	client, loc := tp.Client, t.Location
-	current, ds := t.Adapter.Decode(loc, data)
+	decode := opts.Decoded.DecodeOutput // an earlier target's edit of the file
+	if bytes.Equal(data, fc.Before) {
+		decode = opts.Decoded.Decode // the file's own bytes
+	}
+	current, ds := decode(t.Adapter, loc, data)
 	fc.Diags = append(fc.Diags, ds.WithFile(loc.Path)...)
 	if ds.HasErrors() {
 		return nil, false

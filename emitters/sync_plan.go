@@ -218,7 +218,7 @@ func planFileSync(fc *FileChange, opts SyncOptions) {
 		if eds.HasErrors() {
 			return
 		}
-		after, ads := opts.Decoded.Decode(t.Adapter, loc, out) // the next cycle of watch reads these bytes
+		after, ads := opts.Decoded.DecodeOutput(t.Adapter, loc, out) // the next cycle of watch reads these bytes
 		if ads.HasErrors() {
 			d := canonical.Errorf("the %s adapter produced a file it cannot read back", tp.Client)
 			d.Detail = "this is a bug in mcpsync; nothing was written. First problem: " + ads.Errors()[0].Error()

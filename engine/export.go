@@ -175,6 +175,7 @@ func (e *Engine) planExport(run *ExportRun, o ExportOptions, st *store.Store, ad
 		Prune:     o.Prune,
 		Force:     o.Force,
 		Encode:    formats.EncodeOptions{OS: o.GOOS, BridgeRemote: o.BridgeRemote, PromptInputs: o.PromptInputs},
+		Decoded:   e.decodes(nil),
 	})
 	run.Plan.Diags = append(run.Plan.Diags, e.lostExtras(run.Plan)...)
 	run.Plan.Diags = append(run.Plan.Diags, e.unapprovedRefs(run.Plan, env)...)

@@ -52,6 +52,18 @@ func (e *Engine) parseCache() store.Cache {
 	return parsecache.Open(filepath.Join(e.Dirs.Cache, "parsed"))
 }
 
+// decodes is m (nil: a new memo) keeping what built-in clients' files
+// decode to in the parse cache as well, so that a file unchanged since the
+// last run is not decoded again.
+func (e *Engine) decodes(m *emitters.DecodeMemo) *emitters.DecodeMemo {
+	c := e.parseCache()
+	if c == nil {
+		return m
+	}
+	reg := e.Registry()
+	return m.Persist(c, func(id string) bool { return reg.Origin(id).Builtin })
+}
+
 // StoreNote names a project store found above the directory the command
 // runs for, or returns "".
 func (e *Engine) StoreNote(st *store.Store) string {

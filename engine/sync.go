@@ -102,7 +102,7 @@ func (e *Engine) PlanSync(o SyncOptions) (*SyncRun, error) {
 	}
 	run.Result = reconcile.Plan(reconcile.Options{
 		Store: st, Targets: targets, State: run.State, Named: named,
-		Take: o.Take, Servers: o.Servers, Views: o.Views, Decoded: o.Decoded,
+		Take: o.Take, Servers: o.Servers, Views: o.Views, Decoded: e.decodes(o.Decoded),
 		Encode: formats.EncodeOptions{OS: e.GOOS}, Desired: run.Desired, ParseCache: e.parseCache(),
 	})
 	// A source never pulled, or a name taken twice: said with the plan's

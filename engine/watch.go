@@ -55,7 +55,7 @@ func (e *Engine) Watch(ctx context.Context, o WatchOptions, ev WatchEvents) erro
 	}
 	o.Sync.Views = reconcile.NewViewCache() // clients do not change while mcpsync runs
 	// Each cycle reads the files the last one wrote and decoded.
-	o.Sync.Decoded = emitters.NewDecodeMemo()
+	o.Sync.Decoded = e.decodes(emitters.NewDecodeMemo())
 	wr := &watcher{e: e, o: o, ev: ev, seen: map[string]bool{}}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

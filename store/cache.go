@@ -84,13 +84,7 @@ func decodeParsedFast(data []byte) (parsed, bool) {
 		switch string(k) {
 		case "servers":
 			r.Once(&seen, 0)
-			if r.Expect('[') {
-				p.Servers = []canonical.Server{}
-				for j := 0; r.Elem(j); j++ {
-					p.Servers = append(p.Servers, canonical.Server{})
-					r.Server(&p.Servers[j])
-				}
-			}
+			p.Servers = r.Servers()
 		case "clients":
 			r.Once(&seen, 1)
 			r.Unmarshal(&p.Clients)

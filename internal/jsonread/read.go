@@ -326,6 +326,20 @@ func Map[V any](r *Reader, value func() V) map[string]V {
 	}
 }
 
+// Servers reads an array of canonical.Server ([] is an empty, not a nil,
+// slice, as encoding/json makes it).
+func (r *Reader) Servers() []canonical.Server {
+	out := []canonical.Server{}
+	if !r.Expect('[') {
+		return out
+	}
+	for i := 0; r.Elem(i); i++ {
+		out = append(out, canonical.Server{})
+		r.Server(&out[i])
+	}
+	return out
+}
+
 // Server reads a canonical.Server as json.Marshal writes it.
 func (r *Reader) Server(s *canonical.Server) {
 	var seen uint32
