@@ -475,9 +475,10 @@ func (p *Plan) record(st *ledger.State, at time.Time) {
 	}
 	if p.storePath != "" {
 		for _, srv := range p.bases {
-			e := ledger.NewEntry("", srv, at)
-			e.Source = p.baseSources[srv.Name]
-			if old := st.Base(p.storePath, srv.Name); old == nil || old.Hash != e.Hash || old.Source != e.Source {
+			source := p.baseSources[srv.Name]
+			if old := st.Base(p.storePath, srv.Name); old == nil || old.Source != source || !old.Holds(srv) {
+				e := ledger.NewEntry("", srv, at)
+				e.Source = source
 				st.SetBase(p.storePath, srv.Name, e)
 			}
 		}

@@ -603,11 +603,11 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 			tp.Entries = append(tp.Entries, EntryChange{Name: want.Name, Action: Keep})
 			exported[want.Name] = true
 			if rec != nil {
-				tp.manageSnapshot(want.Name, client, have).From = from
+				tp.manageHeld(want.Name, client, have, rec).From = from
 			}
 			continue
 		}
-		owned := rec != nil && rec.Hash == ledger.Hash(have)
+		owned := rec != nil && rec.Holds(have)
 		switch {
 		case owned || writtenHere[want.Name] || opts.Force:
 			if want.Extra[client] == nil && have.Extra[client] != nil {
@@ -642,7 +642,7 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 				tp.forget = append(tp.forget, name)
 				continue
 			}
-			if managed[name].Hash != ledger.Hash(have) && !opts.Force {
+			if !managed[name].Holds(have) && !opts.Force {
 				tp.Entries = append(tp.Entries, EntryChange{Name: name, Action: Skip, Reason: ReasonEditedByHand})
 				warn(have, fmt.Sprintf("not pruned: edited by hand in %s since mcpsync wrote it", client),
 					"run with --force to remove it anyway, or remove it by hand")
@@ -757,6 +757,21 @@ func (tp *TargetPlan) recordWritten(name, client string, store, after *canonical
 	}
 }
 
+// manageHeld is manageSnapshot for a server that rec, mcpsync's record of
+// the entry, most likely holds as it is: then its hash is rec's, not
+// computed again (a no-op export keeps every entry of every file).
+func (tp *TargetPlan) manageHeld(name, client string, srv canonical.Server, rec *ledger.Entry) *ledger.Entry {
+	if !rec.Holds(srv) {
+		return tp.manageSnapshot(name, client, srv)
+	}
+	if tp.manage == nil {
+		tp.manage = map[string]*ledger.Entry{}
+	}
+	e := ledger.NewEntryHeld(rec, client, srv, time.Time{}) // Apply stamps the time
+	tp.manage[name] = e
+	return e
+}
+
 func (tp *TargetPlan) manageSnapshot(name, client string, srv canonical.Server) *ledger.Entry {
 	if tp.manage == nil {
 		tp.manage = map[string]*ledger.Entry{}
@@ -782,7 +797,7 @@ func heldAsWritten(t Target, have, want canonical.Server, rec *ledger.Entry, opt
 		return sameDefinition(have, formats.ViewOr(t.Adapter, t.Location, want, opts), client), ""
 	}
 	from = WrittenFrom(t, want, opts)
-	if rec.From == from && rec.Hash == ledger.Hash(have) {
+	if rec.From == from && rec.Holds(have) {
 		return true, from
 	}
 	if sameDefinition(have, formats.ViewOr(t.Adapter, t.Location, want, opts), client) {

@@ -408,7 +408,7 @@ func (r *ImportRun) record() error {
 				break
 			}
 			section := emitters.SectionKey(loc)
-			if old := db.Managed(loc.Path, section)[o.Name]; old != nil && old.Hash == ledger.Hash(in) {
+			if old := db.Managed(loc.Path, section)[o.Name]; old != nil && old.Holds(in) {
 				break // already mcpsync's, as it is
 			}
 			db.SetManaged(loc.Path, section, o.Name, ledger.NewEntry(client, in, now))

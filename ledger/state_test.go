@@ -275,3 +275,61 @@ func TestChangesCountsRealChanges(t *testing.T) {
 		}
 	}
 }
+
+// FuzzHolds: Entry.Holds says what comparing hashes says, for servers
+// that differ from the recorded one in one way or none.
+func FuzzHolds(f *testing.F) {
+	f.Add("a", "", "npx", "x", "K", "v", "", "", uint8(0), false, `{"a": 1}`)
+	f.Add("a", "http", "", "", "", "", "https://h", "T", uint8(3), true, `[1,2]`)
+	f.Add("a", "", "", "", "", "", "https://h", "", uint8(7), false, `{"b": [1.0, "x"], "a": null}`)
+	f.Fuzz(func(t *testing.T, name, transport, command, arg, k, v, url, token string, change uint8, empties bool, extra string) {
+		if !json.Valid([]byte(extra)) {
+			return // adapters hand over JSON values only
+		}
+		a := canonical.Server{Name: name, Transport: canonical.Transport(transport), Command: command, URL: url,
+			Args: []string{arg}, Env: map[string]string{k: v}}
+		if token != "" {
+			a.Auth.BearerTokenEnv = token
+		}
+		a.SetExtra("c", "k", json.RawMessage(extra))
+		b := a.Clone()
+		switch change % 14 {
+		case 1:
+			b.Transport = ""
+		case 2:
+			b.Args = nil
+		case 3:
+			b.Headers = map[string]string{"Authorization": "Bearer ${" + token + "}"}
+			b.Auth.BearerTokenEnv = ""
+		case 4:
+			b.Env = map[string]string{}
+		case 5:
+			b.Auth.OAuth = &canonical.OAuth{}
+		case 6:
+			b.Auth.OAuth = &canonical.OAuth{Scopes: []string{}}
+		case 7:
+			b.Extra = map[string]map[string]json.RawMessage{"c": {"k": json.RawMessage(" " + extra + " ")}, "d": {}}
+		case 8:
+			b.StartupTimeout = time.Second
+		case 9:
+			b.Origin = canonical.Pos{File: "x", Line: 1}
+		case 10:
+			b.Command = ""
+		case 11:
+			b.Extra = nil
+		case 12:
+			b.SetExtra("d", "k", json.RawMessage(extra))
+		case 13:
+			b.Name += "x"
+		}
+		if empties {
+			b.ToolsAllow, b.ToolsDeny = []string{}, []string{}
+		}
+		for _, pair := range [][2]canonical.Server{{a, b}, {b, a}} {
+			e := NewEntry("c", pair[0], time.Time{})
+			if got, want := e.Holds(pair[1]), e.Hash == Hash(pair[1]); got != want {
+				t.Fatalf("Holds = %v, the hashes say %v\n%+v\n%+v", got, want, pair[0], pair[1])
+			}
+		}
+	})
+}

@@ -395,7 +395,7 @@ func (p *planner) applyClient(sd *side, s sideIn, name string, a sideOut, oc *Ou
 		// A managed entry the client edited, now settled everywhere: its
 		// snapshot follows, so that export sees no hand edit in it.
 		if s.Present && s.Managed && a.Ref == nil {
-			if cur, ok := sd.current().Get(name); ok && p.st.Managed(sd.path, sd.section)[name].Hash != ledger.Hash(cur) {
+			if cur, ok := sd.current().Get(name); ok && !p.st.Managed(sd.path, sd.section)[name].Holds(cur) {
 				sd.want.Refresh = append(sd.want.Refresh, name)
 			}
 		}
@@ -418,7 +418,7 @@ func (p *planner) pruneExcluded() {
 			}
 			p.r.clients = append(p.r.clients, clientRecord{tp: sd.tp, path: sd.path, section: sd.section, key: sd.key, name: srv.Name, forget: true})
 			m := p.st.Managed(sd.path, sd.section)[srv.Name]
-			if m == nil || m.Hash != ledger.Hash(srv) || sd.fresh {
+			if m == nil || !m.Holds(srv) || sd.fresh {
 				continue
 			}
 			sd.removeServer(srv.Name)
@@ -790,16 +790,15 @@ func (r *Result) Record(st *ledger.State, at time.Time) {
 			st.ForgetClientBase(sp, cr.key, cr.name)
 			continue
 		}
-		e := ledger.NewEntry(cr.tp.Client, srv, at)
-		if m := st.Managed(cr.path, cr.section)[cr.name]; m != nil && m.Hash == e.Hash {
+		if m := st.Managed(cr.path, cr.section)[cr.name]; m != nil && m.Holds(srv) {
 			// What mcpsync wrote there says the same: one record is enough.
 			st.ForgetClientBase(sp, cr.key, cr.name)
 			continue
 		}
-		if old := st.ClientBase(sp, cr.key, cr.name); old != nil && old.Hash == e.Hash {
+		if old := st.ClientBase(sp, cr.key, cr.name); old != nil && old.Holds(srv) {
 			continue
 		}
-		st.SetClientBase(sp, cr.key, cr.name, e)
+		st.SetClientBase(sp, cr.key, cr.name, ledger.NewEntry(cr.tp.Client, srv, at))
 	}
 	for _, name := range st.DeletedNames(sp) {
 		if st.Base(sp, name) != nil || !st.HasClientBase(sp, name) && !st.ManagedAnywhere(name) {

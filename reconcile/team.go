@@ -60,7 +60,7 @@ func (p *planner) teamServer(name, source string, inEffect bool) {
 		oc.Action = "removed"
 	case base == nil:
 		oc.Action = "added"
-	case base.Hash != ledger.Hash(want):
+	case !base.Holds(want):
 		oc.Action = "changed"
 	}
 	for _, sd := range p.sides {
@@ -75,7 +75,7 @@ func (p *planner) teamServer(name, source string, inEffect bool) {
 		if !sd.fresh {
 			managed = p.st.Managed(sd.path, sd.section)[name]
 		}
-		ours := present && managed != nil && managed.Hash == ledger.Hash(cur)
+		ours := present && managed != nil && managed.Holds(cur)
 		if !inEffect {
 			switch {
 			case ours:
