@@ -1,11 +1,9 @@
 package emitters
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"sync"
 
 	"github.com/mcpsync/mcpsync/canonical"
@@ -118,8 +116,9 @@ func (m *DecodeMemo) decode(a formats.Adapter, loc formats.Location, data []byte
 	if m == nil || (!m.memory && m.disk == nil) {
 		return a.Decode(loc, data)
 	}
-	k := decodeKey{client: a.ID(), loc: loc, sum: sha256.Sum256(data), n: len(data)}
-	if m.memory {
+	k := decodeKey{client: a.ID(), loc: loc, n: len(data)}
+	if m.memory { // on disk, the cache keys by the bytes itself
+		k.sum = sha256.Sum256(data)
 		m.mu.Lock()
 		d, ok := m.entries[k]
 		m.mu.Unlock()
@@ -130,9 +129,10 @@ func (m *DecodeMemo) decode(a formats.Adapter, loc formats.Location, data []byte
 	onDisk := fromFile && m.disk != nil && len(data) >= m.diskMin && m.builtin != nil && m.builtin(k.client)
 	if onDisk {
 		if entry, ok := m.disk.Get(diskName(k.client, loc), data); ok {
-			if set, diags, ok := readDecoded(entry); ok {
-				m.remember(k, set, diags, len(data))
-				return set, diags
+			if f, ok := readDecoded(entry); ok {
+				set := canonical.Set{Servers: f.Servers}
+				m.remember(k, set, f.Diags, len(data))
+				return set, f.Diags
 			}
 		}
 	}
@@ -165,26 +165,15 @@ type decodedFile struct {
 }
 
 // writeDecoded is the entry for a decoded file, or nil when it would not
-// read back as exactly what Decode returned (a value JSON cannot carry as
-// it is): such a file is decoded every time. Checking each entry as it is
-// made keeps the cache exact without knowing every value a server holds.
+// read back as exactly what Decode returned: such a file is decoded every
+// time.
 func writeDecoded(set canonical.Set, diags canonical.Diagnostics) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false) // extra values are raw JSON: keep their bytes
-	if enc.Encode(decodedFile{Servers: set.Servers, Diags: diags}) != nil {
-		return nil
-	}
-	back, backDiags, ok := readDecoded(buf.Bytes())
-	if !ok || !reflect.DeepEqual(back, set) || !reflect.DeepEqual(backDiags, diags) {
-		return nil
-	}
-	return buf.Bytes()
+	return jsonread.EncodeExact(decodedFile{Servers: set.Servers, Diags: diags}, readDecoded)
 }
 
 // readDecoded reads an entry: the servers with jsonread, as the store's
 // cache does, and anything else jsonread gives up on with encoding/json.
-func readDecoded(entry []byte) (canonical.Set, canonical.Diagnostics, bool) {
+func readDecoded(entry []byte) (decodedFile, bool) {
 	var f decodedFile
 	r := jsonread.New(entry)
 	var seen uint32
@@ -209,10 +198,10 @@ func readDecoded(entry []byte) (canonical.Set, canonical.Diagnostics, bool) {
 	if !r.End() {
 		f = decodedFile{}
 		if json.Unmarshal(entry, &f) != nil {
-			return canonical.Set{}, nil, false
+			return decodedFile{}, false
 		}
 	}
-	return canonical.Set{Servers: f.Servers}, f.Diags, true
+	return f, true
 }
 
 func (m *DecodeMemo) put(k decodeKey, d decoded) {

@@ -603,7 +603,7 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 			tp.Entries = append(tp.Entries, EntryChange{Name: want.Name, Action: Keep})
 			exported[want.Name] = true
 			if rec != nil {
-				tp.manageHeld(want.Name, client, have, rec).From = from
+				tp.manageSnapshot(want.Name, client, have, rec).From = from
 			}
 			continue
 		}
@@ -748,7 +748,7 @@ func (tp *TargetPlan) recordWritten(name, client string, store, after *canonical
 		return
 	}
 	tp.Entries = append(tp.Entries, EntryChange{Name: name, Action: action})
-	e := tp.manageSnapshot(name, client, srv)
+	e := tp.manageSnapshot(name, client, srv, nil)
 	if want, ok := store.Get(name); ok && !sameDefinition(srv, want, client) {
 		// The client holds it in its own way (Cursor reads an SSE url as
 		// plain url): say what it was written from, so that the next run
@@ -757,26 +757,13 @@ func (tp *TargetPlan) recordWritten(name, client string, store, after *canonical
 	}
 }
 
-// manageHeld is manageSnapshot for a server that rec, mcpsync's record of
-// the entry, most likely holds as it is: then its hash is rec's, not
-// computed again (a no-op export keeps every entry of every file).
-func (tp *TargetPlan) manageHeld(name, client string, srv canonical.Server, rec *ledger.Entry) *ledger.Entry {
-	if !rec.Holds(srv) {
-		return tp.manageSnapshot(name, client, srv)
-	}
+// manageSnapshot records srv as mcpsync's entry name; rec, when not nil,
+// is the entry's earlier record, whose hash serves if it holds srv.
+func (tp *TargetPlan) manageSnapshot(name, client string, srv canonical.Server, rec *ledger.Entry) *ledger.Entry {
 	if tp.manage == nil {
 		tp.manage = map[string]*ledger.Entry{}
 	}
-	e := ledger.NewEntryHeld(rec, client, srv, time.Time{}) // Apply stamps the time
-	tp.manage[name] = e
-	return e
-}
-
-func (tp *TargetPlan) manageSnapshot(name, client string, srv canonical.Server) *ledger.Entry {
-	if tp.manage == nil {
-		tp.manage = map[string]*ledger.Entry{}
-	}
-	e := ledger.NewEntry(client, srv, time.Time{}) // Apply stamps the time
+	e := ledger.Renew(rec, client, srv, time.Time{}) // Apply stamps the time
 	tp.manage[name] = e
 	return e
 }

@@ -154,9 +154,13 @@ func extraClients(a, b canonical.Server) []string {
 	return out
 }
 
-// NewEntryHeld is NewEntry(client, srv, at) for a server that e Holds: its
-// hash is e's, not computed again.
-func NewEntryHeld(e *Entry, client string, srv canonical.Server, at time.Time) *Entry {
+// Renew is NewEntry(client, srv, at) for a server that e, the record of
+// the same entry, may hold: then its hash is e's, not computed again (a
+// no-op export renews every entry of every file). e may be nil.
+func Renew(e *Entry, client string, srv canonical.Server, at time.Time) *Entry {
+	if e == nil || !e.Holds(srv) {
+		return NewEntry(client, srv, at)
+	}
 	return &Entry{Client: client, Hash: e.Hash, Server: Snapshot(srv), At: at}
 }
 

@@ -37,22 +37,8 @@ func (s *Store) parsed(ds canonical.Diagnostics) parsed {
 }
 
 // encodeParsed is p as JSON, or nil when the JSON would not read back as
-// exactly p (a value JSON cannot carry as it is): such a file is always
-// parsed. Checking every entry as it is made keeps the cache exact without
-// knowing every value a store can hold.
-func encodeParsed(p parsed) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false) // extra values are raw JSON: keep their bytes
-	if enc.Encode(p) != nil {
-		return nil
-	}
-	back, ok := decodeParsed(buf.Bytes())
-	if !ok || !reflect.DeepEqual(back, p) {
-		return nil
-	}
-	return buf.Bytes()
-}
+// exactly p: such a file is always parsed.
+func encodeParsed(p parsed) []byte { return jsonread.EncodeExact(p, decodeParsed) }
 
 func decodeParsed(data []byte) (parsed, bool) {
 	if p, ok := decodeParsedFast(data); ok {
