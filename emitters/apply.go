@@ -477,7 +477,7 @@ func (p *Plan) record(st *ledger.State, at time.Time) {
 		for _, srv := range p.bases {
 			source := p.baseSources[srv.Name]
 			if old := st.Base(p.storePath, srv.Name); old == nil || old.Source != source || !old.Holds(srv) {
-				e := ledger.NewEntry("", srv, at)
+				e := st.NewEntry("", srv, at)
 				e.Source = source
 				st.SetBase(p.storePath, srv.Name, e)
 			}

@@ -62,6 +62,9 @@ type State struct {
 
 	path    string
 	changes int // see Changes
+	// shared lets entries made through the state share snapshots
+	// (State.NewEntry); nil in a State made as a literal.
+	shared *sharedSnapshots
 }
 
 // File is what mcpsync knows about one client file.
@@ -204,7 +207,7 @@ func HashBytes(data []byte) string {
 
 // New returns an empty state that Save writes to dir/state.json.
 func New(dir string) *State {
-	return &State{Version: Version, path: filepath.Join(dir, FileName)}
+	return &State{Version: Version, path: filepath.Join(dir, FileName), shared: &sharedSnapshots{}}
 }
 
 // Load reads dir/state.json. A missing file is an empty state.

@@ -330,6 +330,63 @@ func FuzzHolds(f *testing.F) {
 			if got, want := e.Holds(pair[1]), e.Hash == Hash(pair[1]); got != want {
 				t.Fatalf("Holds = %v, the hashes say %v\n%+v\n%+v", got, want, pair[0], pair[1])
 			}
+			// An entry that shares another's snapshot has its own server's hash.
+			st := New(t.TempDir())
+			st.NewEntry("c", pair[0], time.Time{})
+			if e := st.NewEntry("d", pair[1], time.Time{}); e.Hash != Hash(pair[1]) {
+				t.Fatalf("State.NewEntry's hash is not the server's\n%+v\n%+v", pair[0], pair[1])
+			}
 		}
 	})
+}
+
+// TestEntriesShareSnapshots: entries of the same server made through one
+// state hold one snapshot, which Save writes once and Load gives back.
+func TestEntriesShareSnapshots(t *testing.T) {
+	dir := t.TempDir()
+	st := New(dir)
+	srv := canonical.Server{Name: "gh", Transport: canonical.Stdio, Command: "npx", Args: []string{"-y", "x"},
+		Env: map[string]string{"T": "${T}"}, Origin: canonical.Pos{File: "/a", Line: 3}}
+	again := srv.Clone()
+	again.Origin = canonical.Pos{File: "/b", Line: 9} // read from another file: the same server
+	other := srv.Clone()
+	other.Args = []string{"-y", "y"}
+
+	a := st.NewEntry("cursor", srv, time.Time{})
+	b := st.NewEntry("claude-code", again, time.Time{})
+	c := st.NewEntry("codex", other, time.Time{})
+	if a.Hash != Hash(srv) || b.Hash != a.Hash || c.Hash != Hash(other) || c.Hash == a.Hash {
+		t.Fatalf("hashes: %s %s %s; want the first two equal to Hash(srv), the third Hash(other)", a.Hash, b.Hash, c.Hash)
+	}
+	if reflect.ValueOf(a.Server.Env).Pointer() != reflect.ValueOf(b.Server.Env).Pointer() {
+		t.Fatal("two entries of the same server hold two snapshots")
+	}
+	if b.Client != "claude-code" || a.Client != "cursor" {
+		t.Fatalf("clients %q, %q: each entry keeps its own", a.Client, b.Client)
+	}
+	// Renew lends the snapshot of an entry that still holds the server.
+	if r := st.Renew(a, "vscode", again, time.Time{}); r.Hash != a.Hash || reflect.ValueOf(r.Server.Env).Pointer() != reflect.ValueOf(a.Server.Env).Pointer() {
+		t.Fatal("Renew of an entry that holds the server made a new snapshot")
+	}
+	if r := st.Renew(a, "vscode", other, time.Time{}); r.Hash != Hash(other) {
+		t.Fatal("Renew of an entry that no longer holds the server kept its hash")
+	}
+
+	st.SetManaged("/a", "", "gh", a)
+	st.SetManaged("/b", "", "gh", b)
+	st.SetManaged("/c", "", "gh", c)
+	if err := st.Save(); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"/a", "/b", "/c"} {
+		e := back.Files[p].Sections[""].Managed["gh"]
+		want := map[string]*Entry{"/a": a, "/b": b, "/c": c}[p]
+		if e.Hash != want.Hash || !canonical.Equal(e.Server, want.Server) || e.Client != want.Client {
+			t.Fatalf("%s after Load: %+v; want %+v", p, e, want)
+		}
+	}
 }

@@ -39,6 +39,9 @@ func (a *Adapter) Decode(loc formats.Location, data []byte) (set canonical.Set, 
 	c := &Context{Spec: a.spec, Loc: loc, Servers: t.servers}
 	entries, ds := a.readEntries(c, t, doc)
 	diags = append(diags, ds...)
+	if len(entries) > 0 {
+		set.Servers = make([]canonical.Server, 0, len(entries))
+	}
 	for _, e := range entries {
 		if e.ok {
 			set.Servers = append(set.Servers, e.srv)
