@@ -15,7 +15,9 @@ import (
 // hashing). A snapshot is never changed once made (an entry that changes
 // gets a new one), so sharing it is safe; see Entry.Server.
 //
-// It is safe for concurrent use: files are planned side by side.
+// It is safe for concurrent use: files are planned side by side. It lives
+// as long as its State, which is loaded for each run (and each watch
+// cycle), so it holds no more than that run made.
 type sharedSnapshots struct {
 	mu     sync.Mutex
 	byName map[string][]snapshot
