@@ -292,7 +292,7 @@ var discardLogger = slog.New(slog.NewTextHandler(io.Discard, nil))
 // server/discover when modern is set.
 func newClient(t transport.Interface, modern bool) *client.Client {
 	if modern {
-		return client.NewClient(t, client.WithDiscoverTimeout(DiscoverTimeout))
+		return modernClient(t, DiscoverTimeout)
 	}
 	return client.NewClient(t, client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION))
 }
@@ -311,7 +311,15 @@ func connect(ctx context.Context, t transport.Interface, opts Options, out *outc
 	if err == nil || opts.DiscoverFirst || ctx.Err() != nil || !rejectedInitialize(err) {
 		return c, stage, err
 	}
-	modern := newClient(t, true)
+	// The server answered initialize, so it is there: its server/discover
+	// gets the rest of the probe's time. DiscoverTimeout is for a server
+	// that may ignore the method altogether, and a loaded machine can
+	// take longer than that to answer.
+	discover := DiscoverTimeout
+	if deadline, ok := ctx.Deadline(); ok {
+		discover = max(discover, time.Until(deadline))
+	}
+	modern := modernClient(t, discover)
 	if modern.Start(ctx) != nil {
 		return c, stage, err
 	}
@@ -321,6 +329,12 @@ func connect(ctx context.Context, t transport.Interface, opts Options, out *outc
 		return modern, "", nil
 	}
 	return c, stage, err
+}
+
+// modernClient returns a client for t that starts with server/discover,
+// waiting at most discover for its answer.
+func modernClient(t transport.Interface, discover time.Duration) *client.Client {
+	return client.NewClient(t, client.WithDiscoverTimeout(discover))
 }
 
 func rejectedInitialize(err error) bool {

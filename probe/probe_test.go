@@ -105,6 +105,10 @@ func TestHandshakeProtocols(t *testing.T) {
 		// A 2026-07-28-only server rejects initialize; the probe asks
 		// server/discover instead.
 		{"modern-only", []string{"-mode", "modern-only"}, false, "2026-07-28"},
+		// Having rejected initialize, the server is there: a slow answer to
+		// server/discover (a loaded machine) is waited for, not cut off at
+		// the discover bound meant for servers that ignore it.
+		{"modern-only-slow-discover", []string{"-mode", "modern-only", "-discover-delay", "800ms"}, false, "2026-07-28"},
 		// A server that ignores server/discover costs at most the
 		// discover bound, not mcp-go's 5 s default.
 		{"silent-discover-first", []string{"-mode", "silent", "-tools", "a,b"}, true, "2025-11-25"},

@@ -76,6 +76,9 @@ type Config struct {
 	// anything (as a slow npx start does); over HTTP it delays the answer to
 	// initialize and server/discover.
 	InitDelay time.Duration
+	// DiscoverDelay delays the answer to server/discover in ModeModernOnly
+	// (a server on a loaded machine).
+	DiscoverDelay time.Duration
 	// Token, when set, makes HTTP and SSE requests without
 	// "Authorization: Bearer <Token>" fail with 401.
 	Token string
@@ -120,6 +123,7 @@ func ParseArgs(args []string, getenv func(string) string) (Config, error) {
 	tools := fs.String("tools", "echo,add", "comma-separated tool names (empty: none)")
 	toolsEnv := fs.String("tools-env", "", "read the tool names from this environment variable instead")
 	fs.DurationVar(&c.InitDelay, "init-delay", 0, "delay before the server answers")
+	fs.DurationVar(&c.DiscoverDelay, "discover-delay", 0, "delay before the answer to server/discover (-mode modern-only)")
 	fs.StringVar(&c.Token, "token", getenv("MCP_FIXTURE_TOKEN"), "bearer token HTTP and SSE require")
 	fs.IntVar(&c.ExitCode, "exit-code", 3, "exit code in -mode exit")
 	fs.Func("stderr", "a line to write to stderr (repeatable)", func(s string) error {
@@ -446,6 +450,9 @@ func (c Config) serveModernOnly(stdin io.Reader, stdout io.Writer) error {
 					"error": map[string]any{"code": -32601, "message": "method not found: initialize"}})
 				_, _ = out.Write(append(b, '\n'))
 				continue
+			}
+			if msg.Method == "server/discover" && c.DiscoverDelay > 0 {
+				time.Sleep(c.DiscoverDelay)
 			}
 			if _, err := pw.Write(append(sc.Bytes(), '\n')); err != nil {
 				break
