@@ -11,8 +11,8 @@ import (
 // hash, when their servers are the same: a server written to 21 clients'
 // files reads back the same from most of them, and each entry took a
 // normalised deep copy of its own and hashed it (a quarter of the memory
-// an export of 10,000 servers to every client held, and most of its
-// hashing). A snapshot is never changed once made (an entry that changes
+// an export of 10,000 servers to every client held once planned). A
+// snapshot is never changed once made (an entry that changes
 // gets a new one), so sharing it is safe; see Entry.Server.
 //
 // It is safe for concurrent use: files are planned side by side. It lives
