@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/formats/formatstest"
 )
@@ -58,4 +59,28 @@ func BenchmarkEncodeUnchanged200(b *testing.B) {
 // splice, a re-decode and the verification of the whole file.
 func BenchmarkEncodeOneChange200(b *testing.B) {
 	formatstest.BenchEncodeOneChange(b, Adapter(), userLoc, bigConfig(200))
+}
+
+// BenchmarkWriteReadBack1000 is what a plan does with Codex's file: write
+// 1,000 servers into it (one changed, one added) and read the result back.
+func BenchmarkWriteReadBack1000(b *testing.B) {
+	data := bigConfig(1000)
+	set, ds := Adapter().Decode(userLoc, data)
+	if ds.HasErrors() {
+		b.Fatal(ds.Err())
+	}
+	set.Servers[100].Args = append(set.Servers[100].Args, "--verbose")
+	set.Put(canonical.Server{Name: "new", Transport: canonical.Stdio, Command: "uvx", Args: []string{"mcp-server-git"}})
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		out, ds := Adapter().Encode(userLoc, data, set, formats.EncodeOptions{})
+		if ds.HasErrors() {
+			b.Fatal(ds.Err())
+		}
+		back, ds := Adapter().Decode(userLoc, out)
+		if ds.HasErrors() || back.Len() != set.Len() {
+			b.Fatalf("read back %d of %d servers: %v", back.Len(), set.Len(), ds.Err())
+		}
+	}
 }

@@ -87,34 +87,37 @@ func (d *Doc) EditSection(section string, want []Entry) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUnverified, err)
 	}
-	if err := d.verify(out, section, want); err != nil {
+	root, err := d.verify(out, section, want)
+	if err != nil {
 		return nil, err
 	}
+	handOver(out, root)
 	return out, nil
 }
 
-// verify decodes out and checks it against the document and want.
-func (d *Doc) verify(out []byte, section string, want []Entry) error {
+// verify decodes out and checks it against the document and want. It
+// returns what it decoded.
+func (d *Doc) verify(out []byte, section string, want []Entry) (map[string]any, error) {
 	var root map[string]any
 	if err := decode(out, &root); err != nil {
-		return fmt.Errorf("%w: the edited file would not parse: %v", ErrUnverified, err)
+		return nil, fmt.Errorf("%w: the edited file would not parse: %v", ErrUnverified, err)
 	}
 	if !value.SameOutside(d.Root, root, section) {
-		return fmt.Errorf("%w: the edit would change the file outside %s", ErrUnverified, section)
+		return nil, fmt.Errorf("%w: the edit would change the file outside %s", ErrUnverified, section)
 	}
 	got, _ := root[section].(map[string]any)
 	if _, present := root[section]; present && got == nil {
-		return fmt.Errorf("%w: %s would not be a table", ErrUnverified, section)
+		return nil, fmt.Errorf("%w: %s would not be a table", ErrUnverified, section)
 	}
 	if len(got) != len(want) {
-		return fmt.Errorf("%w: %s would hold %d entries instead of %d", ErrUnverified, section, len(got), len(want))
+		return nil, fmt.Errorf("%w: %s would hold %d entries instead of %d", ErrUnverified, section, len(got), len(want))
 	}
 	for _, w := range want {
 		if g, ok := got[w.Name]; !ok || !Equal(g, w.Value) {
-			return fmt.Errorf("%w: %s.%s would not read back as written", ErrUnverified, section, RenderKey(w.Name))
+			return nil, fmt.Errorf("%w: %s.%s would not read back as written", ErrUnverified, section, RenderKey(w.Name))
 		}
 	}
-	return nil
+	return root, nil
 }
 
 // editor collects the patches of one edit.
