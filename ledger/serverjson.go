@@ -155,6 +155,16 @@ func appendDurationField(b []byte, key string, d time.Duration) []byte {
 	return strconv.AppendInt(b, int64(d), 10)
 }
 
+// plainJSON marks the ASCII bytes a JSON string holds as they are: one
+// look-up per byte of the hashes, names and paths a state file is mostly
+// made of, rather than six comparisons.
+var plainJSON = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
 // appendJSONString is encoding/json's string encoding with HTML escaping
 // (Marshal's default): the same escapes, U+FFFD for bytes that are not
 // UTF-8, U+2028 and U+2029 escaped.
@@ -164,7 +174,7 @@ func appendJSONString(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			if plainJSON[c] {
 				i++
 				continue
 			}
@@ -215,11 +225,12 @@ func appendJSONString(b []byte, s string) []byte {
 // per server per client file, and reflection was most of the cost of
 // saving it.
 func (e *Entry) MarshalJSON() ([]byte, error) {
-	return appendEntry(make([]byte, 0, 160), e)
+	return appendEntry(make([]byte, 0, 160), e, true)
 }
 
-// appendEntry appends e as Entry.MarshalJSON writes it.
-func appendEntry(b []byte, e *Entry) ([]byte, error) {
+// appendEntry appends e as Entry.MarshalJSON writes it; without its
+// server unless withServer.
+func appendEntry(b []byte, e *Entry, withServer bool) ([]byte, error) {
 	b = append(b, '{')
 	if e.Client != "" {
 		b = append(b, `"client":`...)
@@ -228,7 +239,7 @@ func appendEntry(b []byte, e *Entry) ([]byte, error) {
 	}
 	b = append(b, `"hash":`...)
 	b = appendJSONString(b, e.Hash)
-	if !reflect.ValueOf(&e.Server).Elem().IsZero() {
+	if withServer && !reflect.ValueOf(&e.Server).Elem().IsZero() {
 		b = append(b, `,"server":`...)
 		b = appendServerJSON(b, &e.Server)
 	}

@@ -273,27 +273,20 @@ func (st *State) Save() error {
 	n := 0
 	st.eachEntry(func(*Entry) { n++ })
 	snaps := make(map[string]canonical.Server, n/4) // a server is in several files, as one snapshot
-	type held struct {
-		e   *Entry
-		srv canonical.Server
-	}
-	moved := make([]held, 0, n)
 	st.eachEntry(func(e *Entry) {
-		if e.Server.Name == "" || e.Hash == "" {
+		if !e.inSnapshots() {
 			return
 		}
 		if _, ok := snaps[e.Hash]; !ok {
 			snaps[e.Hash] = e.Server
 		}
-		moved = append(moved, held{e, e.Server})
-		e.Server = canonical.Server{} // omitted while it is written (see Entry.Server)
 	})
 	shadow := *st
 	shadow.Snapshots = snaps
-	data, err := appendState(make([]byte, 0, 256*n+1024), &shadow)
-	for _, h := range moved {
-		h.e.Server = h.srv
-	}
+	// The entries are written without their servers, which are in
+	// Snapshots: moving each server out of its entry and back, as this
+	// did, was a third of the time a save of 10,000 servers took.
+	data, err := stateJSON{bySnapshot: true}.state(make([]byte, 0, 256*n+1024), &shadow)
 	if err != nil {
 		return err
 	}
@@ -302,6 +295,10 @@ func (st *State) Save() error {
 	}
 	return nil
 }
+
+// inSnapshots reports whether Save keeps e's server in State.Snapshots
+// rather than in the entry: it has one, and its hash.
+func (e *Entry) inSnapshots() bool { return e.Server.Name != "" && e.Hash != "" }
 
 // File returns what is known about path, or nil.
 func (st *State) File(path string) *File { return st.Files[path] }

@@ -14,7 +14,15 @@ import (
 // MarshalJSON output (it compacts what a Marshaler returns): the state is
 // written on every run, and at 10,000 servers it holds 50,000 entries.
 // TestStateJSONMatchesMarshal holds the two equal.
-func appendState(b []byte, st *State) ([]byte, error) {
+func appendState(b []byte, st *State) ([]byte, error) { return stateJSON{}.state(b, st) }
+
+// stateJSON writes the state's records. With bySnapshot, an entry whose
+// server is in State.Snapshots (it has a hash and a server) is written
+// without it, as Save stores it; otherwise every entry is written whole,
+// as encoding/json would write it.
+type stateJSON struct{ bySnapshot bool }
+
+func (w stateJSON) state(b []byte, st *State) ([]byte, error) {
 	b = strconv.AppendInt(append(b, `{"version":`...), int64(st.Version), 10)
 	var err error
 	fields := []struct {
@@ -22,9 +30,9 @@ func appendState(b []byte, st *State) ([]byte, error) {
 		key    string
 		append func([]byte) ([]byte, error)
 	}{
-		{len(st.Files) > 0, "files", func(b []byte) ([]byte, error) { return appendMap(b, st.Files, appendFile) }},
-		{len(st.Bases) > 0, "bases", func(b []byte) ([]byte, error) { return appendMap(b, st.Bases, appendEntries) }},
-		{len(st.Sync) > 0, "sync", func(b []byte) ([]byte, error) { return appendMap(b, st.Sync, appendSync) }},
+		{len(st.Files) > 0, "files", func(b []byte) ([]byte, error) { return appendMap(b, st.Files, w.file) }},
+		{len(st.Bases) > 0, "bases", func(b []byte) ([]byte, error) { return appendMap(b, st.Bases, w.entries) }},
+		{len(st.Sync) > 0, "sync", func(b []byte) ([]byte, error) { return appendMap(b, st.Sync, w.sync) }},
 		{len(st.Snapshots) > 0, "snapshots", func(b []byte) ([]byte, error) {
 			return appendMap(b, st.Snapshots, func(b []byte, srv canonical.Server) ([]byte, error) { return appendServerJSON(b, &srv), nil })
 		}},
@@ -82,7 +90,7 @@ func (m *members) key(k string) {
 	m.b = append(appendJSONString(m.b, k), ':')
 }
 
-func appendFile(b []byte, f *File) ([]byte, error) {
+func (w stateJSON) file(b []byte, f *File) ([]byte, error) {
 	if f == nil {
 		return append(b, "null"...), nil
 	}
@@ -104,7 +112,7 @@ func appendFile(b []byte, f *File) ([]byte, error) {
 	}
 	if len(f.Sections) > 0 {
 		m.key("sections")
-		if m.b, err = appendMap(m.b, f.Sections, appendSection); err != nil {
+		if m.b, err = appendMap(m.b, f.Sections, w.section); err != nil {
 			return nil, err
 		}
 	}
@@ -131,21 +139,21 @@ func appendFile(b []byte, f *File) ([]byte, error) {
 	return append(m.b, '}'), nil
 }
 
-func appendSection(b []byte, sec *Section) ([]byte, error) {
+func (w stateJSON) section(b []byte, sec *Section) ([]byte, error) {
 	switch {
 	case sec == nil:
 		return append(b, "null"...), nil
 	case len(sec.Managed) == 0:
 		return append(b, "{}"...), nil
 	}
-	b, err := appendEntries(append(b, `{"managed":`...), sec.Managed)
+	b, err := w.entries(append(b, `{"managed":`...), sec.Managed)
 	if err != nil {
 		return nil, err
 	}
 	return append(b, '}'), nil
 }
 
-func appendSync(b []byte, s *Sync) ([]byte, error) {
+func (w stateJSON) sync(b []byte, s *Sync) ([]byte, error) {
 	if s == nil {
 		return append(b, "null"...), nil
 	}
@@ -153,13 +161,13 @@ func appendSync(b []byte, s *Sync) ([]byte, error) {
 	m := members{b: append(b, '{'), first: true}
 	if len(s.Clients) > 0 {
 		m.key("clients")
-		if m.b, err = appendMap(m.b, s.Clients, appendEntries); err != nil {
+		if m.b, err = appendMap(m.b, s.Clients, w.entries); err != nil {
 			return nil, err
 		}
 	}
 	if len(s.Deleted) > 0 {
 		m.key("deleted")
-		if m.b, err = appendEntries(m.b, s.Deleted); err != nil {
+		if m.b, err = w.entries(m.b, s.Deleted); err != nil {
 			return nil, err
 		}
 	}
@@ -175,12 +183,12 @@ func appendSync(b []byte, s *Sync) ([]byte, error) {
 }
 
 // appendEntries appends a map of entries, keys sorted.
-func appendEntries(b []byte, m map[string]*Entry) ([]byte, error) {
+func (w stateJSON) entries(b []byte, m map[string]*Entry) ([]byte, error) {
 	return appendMap(b, m, func(b []byte, e *Entry) ([]byte, error) {
 		if e == nil {
 			return append(b, "null"...), nil
 		}
-		return appendEntry(b, e)
+		return appendEntry(b, e, !w.bySnapshot || !e.inSnapshots())
 	})
 }
 
@@ -200,4 +208,4 @@ func appendTime(b []byte, t time.Time) ([]byte, error) {
 
 // MarshalFile is json.Marshal(f), written as Save writes a file's record
 // (backups keep one beside each file they save).
-func MarshalFile(f *File) ([]byte, error) { return appendFile(nil, f) }
+func MarshalFile(f *File) ([]byte, error) { return stateJSON{}.file(nil, f) }
