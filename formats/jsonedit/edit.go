@@ -257,21 +257,20 @@ func (d *Doc) createRoot(path []string, v any) ([]splice, error) {
 // createRootObject writes the first value of an empty document after the
 // comments it may already hold.
 func (d *Doc) createRootObject(o Object) ([]splice, error) {
-	var b strings.Builder
+	var b textBuilder
 	l := layout{multiline: true, unit: d.style.Indent, nl: d.style.Newline, colon: ": ", comma: ", "}
+	body := d.src[d.off:]
+	trimmed := bytes.TrimRight(body, " \t\r\n")
+	if len(trimmed) > 0 {
+		b.WriteString(d.style.Newline)
+	}
 	if err := render(&b, o, l); err != nil {
 		return nil, err
 	}
-	body := d.src[d.off:]
-	trimmed := bytes.TrimRight(body, " \t\r\n")
-	text := b.String()
-	if len(trimmed) > 0 {
-		text = d.style.Newline + text
-	}
 	if d.style.FinalNewline {
-		text += d.style.Newline
+		b.WriteString(d.style.Newline)
 	}
-	return []splice{{d.off + len(trimmed), len(d.src), text}}, nil
+	return []splice{{d.off + len(trimmed), len(d.src), b.String()}}, nil
 }
 
 // item is a member of an object or an element of an array, by offsets in
@@ -425,7 +424,7 @@ func (d *Doc) replaceSplices(obj Node, mi int, v any) ([]splice, error) {
 			}
 		}
 	}
-	var b strings.Builder
+	var b textBuilder
 	if err := render(&b, v, l); err != nil {
 		return nil, err
 	}
@@ -467,7 +466,7 @@ func (d *Doc) appendSplices(container Node, renderItems func(layout) ([]string, 
 		return append(ss, splice{anchor, anchor, sep + strings.Join(texts, ","+sep) + end}), nil
 	}
 	if at, ok := d.lineEnd(anchor); ok {
-		var b strings.Builder
+		var b textBuilder
 		for i, t := range texts {
 			b.WriteString(l.indent)
 			b.WriteString(t)
@@ -513,7 +512,7 @@ func memberRenderer(fields []Field) func(layout) ([]string, error) {
 	return func(l layout) ([]string, error) {
 		out := make([]string, len(fields))
 		for i, f := range fields {
-			var b strings.Builder
+			var b textBuilder
 			writeString(&b, f.Key)
 			b.WriteString(l.colon)
 			if err := render(&b, f.Value, l); err != nil {
@@ -530,7 +529,7 @@ func elementRenderer(values []any) func(layout) ([]string, error) {
 	return func(l layout) ([]string, error) {
 		out := make([]string, len(values))
 		for i, v := range values {
-			var b strings.Builder
+			var b textBuilder
 			if err := render(&b, v, l); err != nil {
 				return nil, err
 			}

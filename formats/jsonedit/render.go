@@ -39,7 +39,7 @@ type layout struct {
 
 func (l layout) deeper() layout { l.indent += l.unit; return l }
 
-func render(b *strings.Builder, v any, l layout) error {
+func render(b *textBuilder, v any, l layout) error {
 	switch x := v.(type) {
 	case nil:
 		b.WriteString("null")
@@ -95,7 +95,7 @@ func render(b *strings.Builder, v any, l layout) error {
 	return nil
 }
 
-func renderObject(b *strings.Builder, n int, at func(int) (string, any), l layout) error {
+func renderObject(b *textBuilder, n int, at func(int) (string, any), l layout) error {
 	if n == 0 {
 		b.WriteString("{}")
 		return nil
@@ -127,7 +127,7 @@ func renderObject(b *strings.Builder, n int, at func(int) (string, any), l layou
 	return nil
 }
 
-func renderArray(b *strings.Builder, n int, at func(int) any, l layout) error {
+func renderArray(b *textBuilder, n int, at func(int) any, l layout) error {
 	if n == 0 {
 		b.WriteString("[]")
 		return nil
@@ -157,7 +157,7 @@ func renderArray(b *strings.Builder, n int, at func(int) any, l layout) error {
 }
 
 // renderHu lays out a parsed value again, dropping its comments and spacing.
-func renderHu(b *strings.Builder, v hujson.ValueTrimmed, l layout) error {
+func renderHu(b *textBuilder, v hujson.ValueTrimmed, l layout) error {
 	switch x := v.(type) {
 	case hujson.Literal:
 		b.Write(x)
@@ -177,7 +177,7 @@ type huValue struct{ v hujson.ValueTrimmed }
 
 // writeString writes s as a JSON string without HTML escaping, as
 // JavaScript's JSON.stringify and every client do.
-func writeString(b *strings.Builder, s string) {
+func writeString(b *textBuilder, s string) {
 	if plain(s) {
 		b.WriteByte('"')
 		b.WriteString(s)
@@ -199,4 +199,31 @@ func plain(s string) bool {
 		}
 	}
 	return true
+}
+
+// textBuilder is a strings.Builder that doubles its room when it runs out:
+// a new file's text, all its servers, is built here, and append's growth
+// of a large buffer by a quarter at a time copied a 1.5 MB text of 10,000
+// servers about twenty times over.
+type textBuilder struct{ strings.Builder }
+
+func (b *textBuilder) room(n int) {
+	if b.Cap()-b.Len() < n {
+		b.Grow(n) // to twice the capacity, and n
+	}
+}
+
+func (b *textBuilder) WriteString(s string) (int, error) {
+	b.room(len(s))
+	return b.Builder.WriteString(s)
+}
+
+func (b *textBuilder) WriteByte(c byte) error {
+	b.room(1)
+	return b.Builder.WriteByte(c)
+}
+
+func (b *textBuilder) Write(p []byte) (int, error) {
+	b.room(len(p))
+	return b.Builder.Write(p)
 }

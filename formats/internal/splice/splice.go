@@ -6,7 +6,6 @@ package splice
 import (
 	"fmt"
 	"slices"
-	"strings"
 )
 
 // A Patch replaces src[Start:End] with Text; Start == End inserts.
@@ -95,16 +94,19 @@ func (l *List) Apply(src []byte) ([]byte, error) {
 			reach = p
 		}
 	}
-	var b strings.Builder
-	b.Grow(len(src) + 256)
+	// The result, sized once: a new file is one patch of all its text.
+	size := len(src)
+	for _, p := range all {
+		size += len(p.Text) - (p.End - p.Start)
+	}
+	out := make([]byte, 0, size)
 	last := 0
 	for _, p := range all {
-		b.Write(src[last:p.Start])
-		b.WriteString(p.Text)
+		out = append(out, src[last:p.Start]...)
+		out = append(out, p.Text...)
 		last = p.End
 	}
-	b.Write(src[last:])
-	return []byte(b.String()), nil
+	return append(out, src[last:]...), nil
 }
 
 // overlaps reports whether two patches touch the same bytes: two ranges that
