@@ -153,24 +153,23 @@ func Parse(s string, d Dialect) Template {
 		return Template{{Kind: Literal, Text: s}}
 	}
 	var t Template
-	var lit strings.Builder
-	flush := func() {
-		if lit.Len() > 0 {
-			t = append(t, Segment{Kind: Literal, Text: lit.String()})
-			lit.Reset()
+	lit := 0 // where the literal text before the next reference starts
+	flush := func(end int) {
+		if end > lit {
+			t = append(t, Segment{Kind: Literal, Text: s[lit:end]}) // a part of s, not a copy
 		}
 	}
 	for i := 0; i < len(s); {
 		if seg, n := parseRef(s[i:], d); n > 0 {
-			flush()
+			flush(i)
 			t = append(t, seg)
 			i += n
+			lit = i
 			continue
 		}
-		lit.WriteByte(s[i])
 		i++
 	}
-	flush()
+	flush(len(s))
 	return t
 }
 

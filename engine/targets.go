@@ -268,7 +268,24 @@ func isDir(path string) bool {
 // for the user and project scopes, those bound to no project. A server is
 // never carried out of its scope.
 func ScopeServers(set canonical.Set, scope canonical.Scope, projectDir string) canonical.Set {
+	in := func(srv *canonical.Server) bool {
+		if scope == canonical.ScopeLocal {
+			return srv.Project != "" && srv.Project == projectDir
+		}
+		return srv.Project == ""
+	}
+	// Sized once: appending 10,000 servers one by one copied the growing
+	// list again and again.
+	n := 0
+	for i := range set.Servers {
+		if in(&set.Servers[i]) {
+			n++
+		}
+	}
 	var out canonical.Set
+	if n > 0 {
+		out.Servers = make([]canonical.Server, 0, n)
+	}
 	for _, srv := range set.Servers {
 		switch {
 		case scope == canonical.ScopeLocal && srv.Project != "" && srv.Project == projectDir:

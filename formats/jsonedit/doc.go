@@ -211,11 +211,16 @@ func (d *Doc) Find(path ...string) Node {
 // column. The byte-order mark is not counted.
 func (d *Doc) Pos(offset int) (line, col int) {
 	if d.lines == nil {
-		d.lines = []int{d.off}
-		for i := d.off; i < len(d.src); i++ {
-			if d.src[i] == '\n' {
-				d.lines = append(d.lines, i+1)
+		// Sized once: Cursor's file of 10,000 servers has 67,000 lines.
+		d.lines = make([]int, 1, 1+bytes.Count(d.src[d.off:], []byte{'\n'}))
+		d.lines[0] = d.off
+		for i := d.off; ; {
+			j := bytes.IndexByte(d.src[i:], '\n')
+			if j < 0 {
+				break
 			}
+			i += j + 1
+			d.lines = append(d.lines, i)
 		}
 	}
 	offset = max(d.off, min(offset, len(d.src)))
