@@ -91,7 +91,7 @@ func (d *Doc) EditSection(section string, want []Entry) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	handOver(out, root)
+	verified.Offer(out, root)
 	return out, nil
 }
 

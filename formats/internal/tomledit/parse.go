@@ -51,7 +51,7 @@ func Parse(data []byte) (*Doc, error) {
 	if i := bytes.IndexByte(data, '\n'); i > 0 && data[i-1] == '\r' {
 		d.nl = "\r\n"
 	}
-	if root, ok := takeOver(data); ok && root != nil {
+	if root, ok := verified.Take(data); ok && root != nil {
 		d.Root = root // the bytes an edit just wrote and verify decoded
 	} else if err := decode(data, &d.Root); err != nil {
 		var se *SyntaxError

@@ -116,9 +116,11 @@ func (d *Doc) edit(section, nameKey string, want []Entry) ([]byte, error) {
 	if err != nil {
 		return nil, refuse("%v", err)
 	}
-	if err := d.verify(out, section, nameKey, want); err != nil {
+	nd, err := d.verify(out, section, nameKey, want)
+	if err != nil {
 		return nil, err
 	}
+	verified.Offer(out, nd)
 	return out, nil
 }
 
@@ -666,27 +668,27 @@ func (d *Doc) flowEnd(start int) int {
 }
 
 // verify parses out and checks it against the document and want.
-func (d *Doc) verify(out []byte, section, nameKey string, want []Entry) error {
+func (d *Doc) verify(out []byte, section, nameKey string, want []Entry) (*Doc, error) {
 	nd, err := Parse(out)
 	if err != nil {
-		return refuse("the edited file would not parse: %v", err)
+		return nil, refuse("the edited file would not parse: %v", err)
 	}
 	before, _ := d.Value.(map[string]any)
 	after, _ := nd.Value.(map[string]any)
 	if !value.SameOutside(before, after, section) {
-		return refuse("the edit would change the file outside %s", section)
+		return nil, refuse("the edit would change the file outside %s", section)
 	}
 	got := map[string]any{}
 	switch x := after[section].(type) {
 	case nil:
 	case map[string]any:
 		if nameKey != "" {
-			return refuse("%s would not be a list", section)
+			return nil, refuse("%s would not be a list", section)
 		}
 		got = x
 	case []any:
 		if nameKey == "" {
-			return refuse("%s would not be a mapping", section)
+			return nil, refuse("%s would not be a mapping", section)
 		}
 		var anon []any
 		for _, it := range x {
@@ -697,25 +699,25 @@ func (d *Doc) verify(out []byte, section, nameKey string, want []Entry) error {
 			}
 			name, _ := m[nameKey].(string)
 			if _, dup := got[name]; dup || name == "" {
-				return refuse("%s would hold an unnamed or repeated item", section)
+				return nil, refuse("%s would hold an unnamed or repeated item", section)
 			}
 			got[name] = it
 		}
 		if !reflect.DeepEqual(anon, oldAnon(d, section, nameKey)) {
-			return refuse("the unnamed items of %s would change", section)
+			return nil, refuse("the unnamed items of %s would change", section)
 		}
 	default:
-		return refuse("%s would not be a collection", section)
+		return nil, refuse("%s would not be a collection", section)
 	}
 	if len(got) != len(want) {
-		return refuse("%s would hold %d entries instead of %d", section, len(got), len(want))
+		return nil, refuse("%s would hold %d entries instead of %d", section, len(got), len(want))
 	}
 	for _, w := range want {
 		if g, ok := got[w.Name]; !ok || !Equal(g, w.Value) {
-			return refuse("%s %q would not read back as written", section, w.Name)
+			return nil, refuse("%s %q would not read back as written", section, w.Name)
 		}
 	}
-	return nil
+	return nd, nil
 }
 
 // EntrySpan returns the byte range of one entry of a block section (from
