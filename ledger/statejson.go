@@ -17,10 +17,10 @@ import (
 // TestStateJSONMatchesMarshal holds the two equal.
 func appendState(b []byte, st *State) ([]byte, error) { return stateJSON{}.state(b, st) }
 
-// stateJSON writes the state's records. With bySnapshot, an entry whose
-// server is in State.Snapshots (it has a hash and a server) is written
-// without it, as Save stores it; otherwise every entry is written whole,
-// as encoding/json would write it.
+// stateJSON writes the state's records. With bySnapshot, an entry of a
+// file or a sync base whose server Save puts in State.Snapshots (it has a
+// hash and a server) is written without it; otherwise every entry is
+// written whole, as encoding/json would write it.
 type stateJSON struct{ bySnapshot bool }
 
 func (w stateJSON) state(b []byte, st *State) ([]byte, error) {
@@ -161,6 +161,9 @@ func (w stateJSON) section(b []byte, sec *Section) ([]byte, error) {
 }
 
 func (w stateJSON) sync(b []byte, s *Sync) ([]byte, error) {
+	// Two-way sync's entries keep their servers: Save puts only those of
+	// files and sync bases into Snapshots (State.eachEntry).
+	w.bySnapshot = false
 	if s == nil {
 		return append(b, "null"...), nil
 	}

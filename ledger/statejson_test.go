@@ -83,7 +83,9 @@ func checkStateJSON(t *testing.T, st *State) {
 }
 
 // withoutSnapshotted is a copy of st whose entries with a hash and a
-// server hold no server.
+// server hold no server, as Save wrote them before it had stateJSON's
+// bySnapshot: the entries of files and sync bases (State.eachEntry), whose
+// servers Save keeps in Snapshots; two-way sync's entries keep theirs.
 func withoutSnapshotted(st *State) *State {
 	strip := func(m map[string]*Entry) map[string]*Entry {
 		if m == nil {
@@ -122,23 +124,6 @@ func withoutSnapshotted(st *State) *State {
 		c.Bases = map[string]map[string]*Entry{}
 		for k, m := range st.Bases {
 			c.Bases[k] = strip(m)
-		}
-	}
-	if st.Sync != nil {
-		c.Sync = map[string]*Sync{}
-		for k, sy := range st.Sync {
-			if sy != nil {
-				sc := *sy
-				sc.Deleted = strip(sy.Deleted)
-				if sy.Clients != nil {
-					sc.Clients = map[string]map[string]*Entry{}
-					for ck, m := range sy.Clients {
-						sc.Clients[ck] = strip(m)
-					}
-				}
-				sy = &sc
-			}
-			c.Sync[k] = sy
 		}
 	}
 	return &c
@@ -190,4 +175,38 @@ func BenchmarkStateJSON(b *testing.B) {
 			}
 		}
 	})
+}
+
+// Every entry Save writes loads back with its server: those of files and
+// sync bases from Snapshots, two-way sync's from the entry itself.
+func TestSaveLoadKeepsEveryServer(t *testing.T) {
+	dir := t.TempDir()
+	st := New(dir)
+	srv := canonical.Server{Name: "fetch", Transport: canonical.Stdio, Command: "uvx", Args: []string{"mcp-server-fetch"}}
+	st.Files = map[string]*File{"/p/.cursor/mcp.json": {Sections: map[string]*Section{"": {Managed: map[string]*Entry{"fetch": st.NewEntry("cursor", srv, time.Time{})}}}}}
+	st.Bases = map[string]map[string]*Entry{"/p/mcpsync.hcl": {"fetch": st.NewEntry("", srv, time.Time{})}}
+	mine := canonical.Server{Name: "mine", Transport: canonical.Stdio, Command: "uvx", Args: []string{"mcp-server-git"}}
+	st.Sync = map[string]*Sync{"/p/mcpsync.hcl": {
+		Clients: map[string]map[string]*Entry{"/p/.vscode/mcp.json": {"fetch": NewEntry("vscode", srv, time.Time{}), "mine": NewEntry("vscode", mine, time.Time{})}},
+		Deleted: map[string]*Entry{"old": NewEntry("", canonical.Server{Name: "old", URL: "https://example.com/mcp", Transport: canonical.HTTP}, time.Time{})},
+	}}
+	if err := st.Save(); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(where string, e *Entry, want canonical.Server) {
+		t.Helper()
+		if e == nil || !canonical.Equal(e.Server, want) || !e.Holds(want) {
+			t.Errorf("%s: loaded %+v, want the server %+v", where, e, want)
+		}
+	}
+	check("file entry", back.Files["/p/.cursor/mcp.json"].Sections[""].Managed["fetch"], srv)
+	check("sync base", back.Bases["/p/mcpsync.hcl"]["fetch"], srv)
+	sy := back.Sync["/p/mcpsync.hcl"]
+	check("two-way sync's client entry", sy.Clients["/p/.vscode/mcp.json"]["fetch"], srv)
+	check("two-way sync's client entry", sy.Clients["/p/.vscode/mcp.json"]["mine"], mine)
+	check("two-way sync's deleted entry", sy.Deleted["old"], canonical.Server{Name: "old", URL: "https://example.com/mcp", Transport: canonical.HTTP})
 }
