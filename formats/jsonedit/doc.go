@@ -25,6 +25,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/tailscale/hujson"
+
+	"github.com/mcpsync/mcpsync/formats/internal/handoff"
 )
 
 var bom = []byte("\xef\xbb\xbf")
@@ -95,9 +97,12 @@ func (d *Doc) reset(data []byte) error {
 		d.colon = ": "
 		return nil
 	}
-	v, err := hujson.Parse(body)
-	if err != nil {
-		return syntaxError(err)
+	v, ok := parsed.Take(body)
+	if !ok {
+		var err error
+		if v, err = hujson.Parse(body); err != nil {
+			return syntaxError(err)
+		}
 	}
 	d.root = v
 	d.style = detectStyle(data, d.off, &d.root)
@@ -151,6 +156,22 @@ func syntaxError(err error) error {
 		return &SyntaxError{Line: line, Column: col, Msg: rest}
 	}
 	return &SyntaxError{Line: 1, Column: 1, Msg: rest}
+}
+
+// parsed holds trees handed over by HandOver for the next parse of the
+// same text.
+var parsed = handoff.New[hujson.Value](2)
+
+// HandOver offers the tree of the text as it is now, when the Doc holds one
+// (it was parsed after its last edit), to the next Parse of the same bytes:
+// an encoder whose hooks read the result (VS Code's inputs) has parsed the
+// text the plan then reads back. A tree is never changed once parsed (an
+// edit splices the text and parses it again), so two Docs may share one.
+func (d *Doc) HandOver() {
+	if d.stale || len(d.edits) > 0 || d.empty {
+		return
+	}
+	parsed.Offer(d.src[d.off:], d.root)
 }
 
 // Style returns the layout detected in the text (DefaultStyle for an empty one).

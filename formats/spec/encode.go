@@ -134,6 +134,7 @@ func (a *Adapter) Encode(loc formats.Location, data []byte, want canonical.Set, 
 	if bytes.Equal(out, data) {
 		return data, diags.WithFile(loc.Path)
 	}
+	doc.HandOver() // the plan reads out back next
 	return out, diags.WithFile(loc.Path)
 }
 
