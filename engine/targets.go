@@ -123,6 +123,7 @@ type Skip struct {
 func ExportTargets(adapters []formats.Adapter, env formats.Env, scope canonical.Scope, fromAll bool) ([]emitters.Target, []Skip) {
 	var targets []emitters.Target
 	var skipped []Skip
+	formats.Prepare(adapters) // each is asked where it writes, below
 	claimed := sharedUserDirs(adapters, env)
 	for _, ad := range adapters {
 		locs := formats.Locate(ad, env)

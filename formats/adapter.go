@@ -22,9 +22,11 @@ package formats
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/internal/safefile"
@@ -494,4 +496,41 @@ func Locate(a Adapter, env Env) []Location {
 		out = append(out, l)
 	}
 	return out
+}
+
+// A Preparer is an Adapter that does some work on first use (a built-in
+// client parses its spec then) and can do it ahead, when asked.
+type Preparer interface {
+	Prepare()
+}
+
+// Prepare readies the adapters that are Preparers side by side, one per
+// processor, where each would otherwise get ready on first use, one after
+// the other: a small export spent a tenth of its time parsing the five
+// built-in client specs it writes with.
+func Prepare(adapters []Adapter) {
+	var todo []Preparer
+	for _, ad := range adapters {
+		if p, ok := ad.(Preparer); ok {
+			todo = append(todo, p)
+		}
+	}
+	workers := min(len(todo), runtime.GOMAXPROCS(0))
+	if workers < 2 {
+		return // on first use, as before
+	}
+	next := make(chan Preparer)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for p := range next {
+				p.Prepare()
+			}
+		})
+	}
+	for _, p := range todo {
+		next <- p
+	}
+	close(next)
+	wg.Wait()
 }

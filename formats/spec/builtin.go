@@ -244,6 +244,9 @@ func (l *lazyAdapter) get() *Adapter {
 	return l.a
 }
 
+// Prepare implements formats.Preparer: it parses the spec now.
+func (l *lazyAdapter) Prepare() { l.get() }
+
 // ID implements formats.Adapter without parsing the spec.
 func (l *lazyAdapter) ID() string { return l.id }
 
