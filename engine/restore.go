@@ -4,13 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/mcpsync/mcpsync/emitters"
 	"github.com/mcpsync/mcpsync/internal/atomicfile"
+	"github.com/mcpsync/mcpsync/internal/lazyre"
 	"github.com/mcpsync/mcpsync/ledger"
 )
 
@@ -205,12 +205,12 @@ func (e *Engine) AbsPath(p string) string {
 }
 
 // backupID is a backup directory's name: the apply's UTC time.
-var backupID = regexp.MustCompile(`^\d{8}T\d{6}\.\d{9}Z(-\d+)?$`)
+var backupID = lazyre.New(`^\d{8}T\d{6}\.\d{9}Z(-\d+)?$`)
 
 // ParseAt reads a restore time: a backup id, a duration ago, or a local
 // date and time.
 func ParseAt(s string, now time.Time) (time.Time, string, error) {
-	if backupID.MatchString(s) {
+	if backupID.Get().MatchString(s) {
 		return time.Time{}, s, nil
 	}
 	if d, err := ParseAge(s); err == nil && strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }) > 0 {

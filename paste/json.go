@@ -3,10 +3,10 @@ package paste
 import (
 	"bytes"
 	"encoding/json"
-	"regexp"
 	"strconv"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/lazyre"
 	"github.com/tailscale/hujson"
 )
 
@@ -33,14 +33,14 @@ func parseJSON(data []byte, file string, fragment bool) (*node, canonical.Diagno
 	return fromHujson(&v, li), nil
 }
 
-var hujsonErrPos = regexp.MustCompile(`^hujson: line (\d+), column (\d+): (.*)$`)
+var hujsonErrPos = lazyre.New(`^hujson: line (\d+), column (\d+): (.*)$`)
 
 // jsonSyntaxError turns hujson's "line L, column C: msg" into a diagnostic
 // at that place.
 func jsonSyntaxError(err error, li *lineIndex, fragment bool) *canonical.Diagnostic {
 	msg := err.Error()
 	p := canonical.Pos{File: li.file, Line: 1, Column: 1}
-	if m := hujsonErrPos.FindStringSubmatch(msg); m != nil {
+	if m := hujsonErrPos.Get().FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		col, _ := strconv.Atoi(m[2])
 		p = li.at(line, col)

@@ -2,12 +2,12 @@ package paste
 
 import (
 	"errors"
-	"regexp"
 	"strconv"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/lazyre"
 )
 
 // maxYAMLNodes bounds what aliases may expand to: a paste is a few servers,
@@ -120,10 +120,10 @@ func (b *yamlBuilder) build(y *yaml.Node, depth int) *node {
 	return n
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlLine = lazyre.New(`^yaml: line (\d+): (.*)$`)
 
 func yamlMessage(err error) string {
-	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+	if m := yamlLine.Get().FindStringSubmatch(err.Error()); m != nil {
 		return m[2]
 	}
 	var te *yaml.TypeError
@@ -134,7 +134,7 @@ func yamlMessage(err error) string {
 }
 
 func yamlErrPos(err error, li *lineIndex, file string) canonical.Pos {
-	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+	if m := yamlLine.Get().FindStringSubmatch(err.Error()); m != nil {
 		if line, convErr := strconv.Atoi(m[1]); convErr == nil && line > 0 {
 			return li.at(line, 1)
 		}

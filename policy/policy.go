@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/BurntSushi/toml"
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/lazyre"
 	"github.com/mcpsync/mcpsync/internal/secrets"
 	"github.com/mcpsync/mcpsync/internal/winshim"
 )
@@ -266,10 +266,10 @@ func codexRequirements(servers []canonical.Server, goos string) []byte {
 	return b.Bytes()
 }
 
-var bareKey = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+var bareKey = lazyre.New(`^[A-Za-z0-9_-]+$`)
 
 func tomlKey(k string) string {
-	if bareKey.MatchString(k) {
+	if bareKey.Get().MatchString(k) {
 		return k
 	}
 	return tomlString(k)

@@ -9,10 +9,10 @@ package registry
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/lazyre"
 	"github.com/mcpsync/mcpsync/internal/secrets"
 	"github.com/mcpsync/mcpsync/resolve"
 )
@@ -21,19 +21,19 @@ import (
 const SchemaURL = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json"
 
 var (
-	namespaceRE = regexp.MustCompile(`^[a-zA-Z0-9.-]+$`)
-	nameChar    = regexp.MustCompile(`[^a-zA-Z0-9._-]`)
+	namespaceRE = lazyre.New(`^[a-zA-Z0-9.-]+$`)
+	nameChar    = lazyre.New(`[^a-zA-Z0-9._-]`)
 )
 
 // Name is the registry name of a server: NAMESPACE/name, with characters
 // the registry's pattern does not take replaced.
 func Name(namespace, server string) string {
-	return namespace + "/" + strings.Trim(nameChar.ReplaceAllString(server, "-"), "-.")
+	return namespace + "/" + strings.Trim(nameChar.Get().ReplaceAllString(server, "-"), "-.")
 }
 
 // CheckNamespace says what is wrong with a namespace ("" when nothing).
 func CheckNamespace(ns string) string {
-	if !namespaceRE.MatchString(ns) || !strings.Contains(ns, ".") {
+	if !namespaceRE.Get().MatchString(ns) || !strings.Contains(ns, ".") {
 		return fmt.Sprintf("namespace %q: use a reverse-DNS name you own, such as com.example or io.github.acme", ns)
 	}
 	return ""

@@ -9,13 +9,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/lazyre"
 	"github.com/mcpsync/mcpsync/internal/secrets"
 	"github.com/mcpsync/mcpsync/internal/termsafe"
 )
@@ -112,14 +112,14 @@ func GroupWarnings(ds canonical.Diagnostics) canonical.Diagnostics {
 
 // shapeWord matches what varies in a warning from one server to the next:
 // quoted text, references, numbers and durations.
-var shapeWord = regexp.MustCompile(`"[^"]*"|\$\{[^}]*\}|\{env:[^}]*\}|[0-9][0-9a-z.]*`)
+var shapeWord = lazyre.New(`"[^"]*"|\$\{[^}]*\}|\{env:[^}]*\}|[0-9][0-9a-z.]*`)
 
 // warningShape is a warning's summary with what varies from server to
 // server blanked: the server's own name and the values it holds.
 func warningShape(d canonical.Diagnostic) string {
 	s := strings.ReplaceAll(d.Summary, strconv.Quote(d.Server), "…")
 	s = strings.ReplaceAll(s, d.Server, "…")
-	return d.Field + "\x00" + shapeWord.ReplaceAllString(s, "…")
+	return d.Field + "\x00" + shapeWord.Get().ReplaceAllString(s, "…")
 }
 
 // Diagnostics writes each diagnostic as

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -213,10 +212,10 @@ func dockerRunLine(words []string) (dockerRun, string) {
 	return dockerRun{}, "docker run names no image"
 }
 
-var imageWord = regexp.MustCompile(`^[a-z0-9][a-z0-9._/-]*(:[A-Za-z0-9._-]+)?(@sha256:[0-9a-f]{64})?$`)
+var imageWord = lazyre.New(`^[a-z0-9][a-z0-9._/-]*(:[A-Za-z0-9._-]+)?(@sha256:[0-9a-f]{64})?$`)
 
 func isImage(w string) bool {
-	return imageWord.MatchString(w) && !strings.HasSuffix(w, ".") && w != "image" && !strings.HasPrefix(w, "<")
+	return imageWord.Get().MatchString(w) && !strings.HasSuffix(w, ".") && w != "image" && !strings.HasPrefix(w, "<")
 }
 
 // imageName is an image without its tag, for comparing names.

@@ -3,9 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
-	"regexp"
 
 	"github.com/mcpsync/mcpsync/engine"
+	"github.com/mcpsync/mcpsync/internal/lazyre"
 	"github.com/mcpsync/mcpsync/render"
 
 	"github.com/mcpsync/mcpsync/canonical"
@@ -106,16 +106,16 @@ func (a *App) runAdd(ctx context.Context, cmd *cli.Command) error {
 }
 
 var (
-	githubURL    = regexp.MustCompile(`^(https?://)?(www\.)?github\.com/[^/\s]+/[^/\s]+`)
-	ownerRepo    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9_.-]+$`)
-	packageInput = regexp.MustCompile(`^(npm|pypi|oci):\S+$`)
+	githubURL    = lazyre.New(`^(https?://)?(www\.)?github\.com/[^/\s]+/[^/\s]+`)
+	ownerRepo    = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9_.-]+$`)
+	packageInput = lazyre.New(`^(npm|pypi|oci):\S+$`)
 )
 
 // looksResolvable reports whether an add argument names something to
 // resolve rather than a server: a GitHub URL, owner/repo, a registry name
 // such as io.github.owner/repo, or npm:, pypi:, oci: packages.
 func looksResolvable(s string) bool {
-	return githubURL.MatchString(s) || ownerRepo.MatchString(s) || packageInput.MatchString(s) || resolvableInput(s)
+	return githubURL.Get().MatchString(s) || ownerRepo.Get().MatchString(s) || packageInput.Get().MatchString(s) || resolvableInput(s)
 }
 
 // storeServers puts servers into the store of scope (engine.Add) and,

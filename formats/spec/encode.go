@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -16,6 +15,7 @@ import (
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/formats/jsonedit"
+	"github.com/mcpsync/mcpsync/internal/lazyre"
 	"github.com/mcpsync/mcpsync/internal/winshim"
 )
 
@@ -205,7 +205,7 @@ func (e *encoder) str(s canonical.Server, field, v string) string {
 
 // bareName is a $NAME that a client expanding bare dollars (Gemini CLI,
 // Qwen Code) replaces when it loads the file.
-var bareName = regexp.MustCompile(`\$[A-Za-z_][A-Za-z0-9_]*`)
+var bareName = lazyre.New(`\$[A-Za-z_][A-Za-z0-9_]*`)
 
 // bareDollar warns of a $NAME in the literal text of v for a client that
 // expands $NAME itself when it loads its file: a shell line in an argument
@@ -216,7 +216,7 @@ func (e *encoder) bareDollar(s canonical.Server, field, v string) {
 	var names []string
 	for _, seg := range canonical.Parse(v, canonical.DialectCanonical) {
 		if seg.Kind == canonical.Literal {
-			for _, m := range bareName.FindAllString(seg.Text, -1) {
+			for _, m := range bareName.Get().FindAllString(seg.Text, -1) {
 				if !slices.Contains(names, m) {
 					names = append(names, m)
 				}

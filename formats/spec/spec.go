@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/internal/lazyre"
 )
 
 // fileSchema is one spec file.
@@ -329,7 +330,7 @@ func (s *Spec) Transport(t canonical.Transport) (Transport, bool) {
 	return Transport{}, false
 }
 
-var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+var idPattern = lazyre.New(`^[a-z0-9][a-z0-9-]*$`)
 
 // Parse reads the spec file src (named file in diagnostics) and returns its
 // clients. Every problem is a diagnostic with file:line:col; a client with
@@ -390,7 +391,7 @@ func build(c *clientSchema, file string, src []byte) (*Spec, canonical.Diagnosti
 		}
 		s.Precedence = append(s.Precedence, canonical.Scope(sc))
 	}
-	if !idPattern.MatchString(c.ID) {
+	if !idPattern.Get().MatchString(c.ID) {
 		ck.errf(c.IDRange, "use lowercase letters, digits and hyphens, like \"my-editor\"", "invalid client id %q", c.ID)
 	}
 	if !oneOf(c.Format, string(formats.JSON), string(formats.JSONC), string(formats.JSONComments)) {

@@ -5,12 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/mcpsync/mcpsync/internal/lazyre"
 )
 
 // A Doc is a parsed YAML file.
@@ -48,7 +49,7 @@ func (e *SyntaxError) Error() string {
 	return e.Msg
 }
 
-var lineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var lineRE = lazyre.New(`^yaml: line (\d+): (.*)$`)
 
 // Parse decodes data. Empty data is an empty document.
 func Parse(data []byte) (d *Doc, err error) {
@@ -106,7 +107,7 @@ func (d *Doc) syntaxError(err error) error {
 // splitError reads yaml.v3's "yaml: line N: msg" (no line: the first).
 func splitError(err error) (int, string) {
 	msg := err.Error()
-	if m := lineRE.FindStringSubmatch(msg); m != nil {
+	if m := lineRE.Get().FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		return line, m[2]
 	}
