@@ -202,9 +202,9 @@ func plain(s string) bool {
 }
 
 // textBuilder is a strings.Builder that doubles its room when it runs out:
-// a new file's text, all its servers, is built here, and append's growth
-// of a large buffer by a quarter at a time copied a 1.5 MB text of 10,000
-// servers about twenty times over.
+// a new file's text, all its servers, is built here, and append grows a
+// large buffer by about a quarter at a time, so a 1.5 MB text of 10,000
+// servers was copied several times its size on the way.
 type textBuilder struct{ strings.Builder }
 
 func (b *textBuilder) room(n int) {
