@@ -288,14 +288,14 @@ func ScopeServers(set canonical.Set, scope canonical.Scope, projectDir string) c
 		out.Servers = make([]canonical.Server, 0, n)
 	}
 	for _, srv := range set.Servers {
-		switch {
-		case scope == canonical.ScopeLocal && srv.Project != "" && srv.Project == projectDir:
-			srv = srv.Clone()
-			srv.Project = ""
-			out.Servers = append(out.Servers, srv)
-		case scope != canonical.ScopeLocal && srv.Project == "":
-			out.Servers = append(out.Servers, srv)
+		if !in(&srv) {
+			continue
 		}
+		if scope == canonical.ScopeLocal {
+			srv = srv.Clone()
+			srv.Project = "" // as the client holds it
+		}
+		out.Servers = append(out.Servers, srv)
 	}
 	return out
 }
