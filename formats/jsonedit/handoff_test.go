@@ -5,11 +5,14 @@ import (
 	"testing"
 
 	"github.com/tailscale/hujson"
+
+	"github.com/mcpsync/mcpsync/formats/internal/handoff"
 )
 
 // A Doc read after its last edit hands its tree to the next Parse of its
 // text, which then holds what a parse of that text gives.
 func TestHandOverToParse(t *testing.T) {
+	parsed = handoff.New[hujson.Value](2) // nothing left by other tests
 	d, err := Parse([]byte("{\n  // servers\n  \"mcpServers\": {}\n}\n"))
 	if err != nil {
 		t.Fatal(err)

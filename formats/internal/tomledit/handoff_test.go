@@ -3,6 +3,8 @@ package tomledit
 import (
 	"reflect"
 	"testing"
+
+	"github.com/mcpsync/mcpsync/formats/internal/handoff"
 )
 
 // handoffEdit edits a small file and returns its result; verify has then
@@ -26,6 +28,7 @@ func handoffEdit(t *testing.T) []byte {
 // The read-back of an edit's output takes verify's decoding (no second
 // decode), which is what a decode of those bytes gives; it is taken once.
 func TestParseTakesVerifiedDecoding(t *testing.T) {
+	verified = handoff.New[map[string]any](2) // nothing left by other tests (two offers of equal bytes are two takes)
 	out := handoffEdit(t)
 	var fresh map[string]any
 	if err := decode(out, &fresh); err != nil {
@@ -63,6 +66,7 @@ func TestParseTakesVerifiedDecoding(t *testing.T) {
 // Bytes changed in place after the edit are decoded, not taken from the
 // decoding of what they were.
 func TestParseDecodesChangedBytes(t *testing.T) {
+	verified = handoff.New[map[string]any](2) // nothing left by other tests (two offers of equal bytes are two takes)
 	out := handoffEdit(t)
 	i := len(out) - len("mcp\"\n")
 	copy(out[i:], "MCP")

@@ -3,11 +3,14 @@ package yamledit
 import (
 	"reflect"
 	"testing"
+
+	"github.com/mcpsync/mcpsync/formats/internal/handoff"
 )
 
 // The read-back of an edit's output takes the Doc verify parsed of it,
 // which is what a parse of those bytes gives; it is taken once.
 func TestParseTakesVerifiedDoc(t *testing.T) {
+	verified = handoff.New[*Doc](2) // nothing left by other tests' edits
 	d, err := Parse([]byte("name: cfg\nmcpServers:\n  - name: a\n    command: npx\n"))
 	if err != nil {
 		t.Fatal(err)
