@@ -100,7 +100,7 @@ func (d *Doc) reset(data []byte) error {
 	v, ok := parsed.Take(body)
 	if !ok {
 		var err error
-		if v, err = hujson.Parse(body); err != nil {
+		if v, err = parseTree(body); err != nil {
 			return syntaxError(err)
 		}
 	}
