@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"encoding/json"
-	"reflect"
 	"slices"
 	"strconv"
 	"time"
@@ -239,9 +238,9 @@ func appendEntry(b []byte, e *Entry, withServer bool) ([]byte, error) {
 	}
 	b = append(b, `"hash":`...)
 	b = appendJSONString(b, e.Hash)
-	if withServer && !reflect.ValueOf(&e.Server).Elem().IsZero() {
+	if withServer && e.Server != nil {
 		b = append(b, `,"server":`...)
-		b = appendServerJSON(b, &e.Server)
+		b = appendServerJSON(b, e.Server)
 	}
 	if !e.At.IsZero() {
 		var err error

@@ -58,7 +58,7 @@ func TestSaveSnapshotsAsMarshal(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := back.Managed("/f.json", "mcpServers")["a<b>"]
-	if e == nil || !canonical.Equal(e.Server, srv) || e.Hash != Hash(srv) {
+	if e == nil || !canonical.Equal(e.Snap(), srv) || e.Hash != Hash(srv) {
 		t.Fatalf("entry read back as %+v", e)
 	}
 	var raw struct {
@@ -88,7 +88,7 @@ func FuzzEntryJSON(f *testing.F) {
 			e.At = time.Unix(0, at).UTC()
 		}
 		if withServer {
-			e.Server = canonical.Server{Name: name, Command: from, Env: map[string]string{source: hash}}
+			e.Server = &canonical.Server{Name: name, Command: from, Env: map[string]string{source: hash}}
 		}
 		type plain Entry // the same fields, without the method
 		want, werr := json.Marshal(plain(e))

@@ -26,7 +26,7 @@ type sharedSnapshots struct {
 // snapshot is a server as an entry holds it (Snapshot) and its hash.
 type snapshot struct {
 	hash string
-	srv  canonical.Server
+	srv  *canonical.Server
 }
 
 // find returns a snapshot srv is Equal to (with every client's keys),
@@ -35,7 +35,7 @@ func (s *sharedSnapshots) find(srv canonical.Server) (snapshot, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, snap := range s.byName[srv.Name] {
-		if canonical.Equal(snap.srv, srv, extraClients(snap.srv, srv)...) {
+		if canonical.Equal(*snap.srv, srv, extraClients(*snap.srv, srv)...) {
 			return snap, true
 		}
 	}
@@ -72,7 +72,7 @@ func (st *State) Renew(e *Entry, client string, srv canonical.Server, at time.Ti
 	if st == nil || st.shared == nil {
 		return Renew(e, client, srv, at)
 	}
-	if e != nil && e.Server.Name != "" && e.Holds(srv) {
+	if e != nil && e.HasServer() && e.Holds(srv) {
 		return &Entry{Client: client, Hash: e.Hash, Server: e.Server, At: at}
 	}
 	return st.NewEntry(client, srv, at)

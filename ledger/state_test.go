@@ -218,11 +218,11 @@ func TestSaveKeepsEachSnapshotOnce(t *testing.T) {
 	}
 	for _, f := range []string{"/a/.cursor/mcp.json", "/a/.vscode/mcp.json", "/a/.codex/config.toml"} {
 		e := back.Managed(f, "")["fetch"]
-		if e == nil || !canonical.Equal(e.Server, srv) || e.Hash != Hash(srv) {
+		if e == nil || !canonical.Equal(e.Snap(), srv) || e.Hash != Hash(srv) {
 			t.Errorf("%s: loaded entry %+v, want the server back", f, e)
 		}
 	}
-	if b := back.Base("/a/mcpsync.hcl", "fetch"); b == nil || !canonical.Equal(b.Server, srv) {
+	if b := back.Base("/a/mcpsync.hcl", "fetch"); b == nil || !canonical.Equal(b.Snap(), srv) {
 		t.Errorf("loaded base %+v, want the server back", b)
 	}
 
@@ -235,7 +235,7 @@ func TestSaveKeepsEachSnapshotOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e := back.Managed("/a/.cursor/mcp.json", "")["fetch"]; e == nil || !canonical.Equal(e.Server, srv) {
+	if e := back.Managed("/a/.cursor/mcp.json", "")["fetch"]; e == nil || !canonical.Equal(e.Snap(), srv) {
 		t.Errorf("an older state.json: loaded entry %+v, want its server", e)
 	}
 }
@@ -385,7 +385,7 @@ func TestEntriesShareSnapshots(t *testing.T) {
 	for _, p := range []string{"/a", "/b", "/c"} {
 		e := back.Files[p].Sections[""].Managed["gh"]
 		want := map[string]*Entry{"/a": a, "/b": b, "/c": c}[p]
-		if e.Hash != want.Hash || !canonical.Equal(e.Server, want.Server) || e.Client != want.Client {
+		if e.Hash != want.Hash || !canonical.Equal(e.Snap(), want.Snap()) || e.Client != want.Client {
 			t.Fatalf("%s after Load: %+v; want %+v", p, e, want)
 		}
 	}

@@ -14,7 +14,7 @@ import (
 func stateOf(a, b string, at int64) *State {
 	t := time.Unix(0, at).UTC()
 	e := func(client string) *Entry {
-		return &Entry{Client: client, Hash: a + b, At: t, From: b, Server: canonical.Server{Name: a, Command: b, Env: map[string]string{b: a}}}
+		return &Entry{Client: client, Hash: a + b, At: t, From: b, Server: &canonical.Server{Name: a, Command: b, Env: map[string]string{b: a}}}
 	}
 	srv := canonical.Server{Name: b, URL: a, Transport: canonical.HTTP}
 	return &State{
@@ -93,9 +93,9 @@ func withoutSnapshotted(st *State) *State {
 		}
 		out := make(map[string]*Entry, len(m))
 		for k, e := range m {
-			if e != nil && e.Hash != "" && e.Server.Name != "" {
+			if e != nil && e.Hash != "" && e.HasServer() {
 				c := *e
-				c.Server = canonical.Server{}
+				c.Server = nil
 				e = &c
 			}
 			out[k] = e
@@ -199,7 +199,7 @@ func TestSaveLoadKeepsEveryServer(t *testing.T) {
 	}
 	check := func(where string, e *Entry, want canonical.Server) {
 		t.Helper()
-		if e == nil || !canonical.Equal(e.Server, want) || !e.Holds(want) {
+		if e == nil || !canonical.Equal(e.Snap(), want) || !e.Holds(want) {
 			t.Errorf("%s: loaded %+v, want the server %+v", where, e, want)
 		}
 	}

@@ -153,7 +153,8 @@ func entry(r *jsonread.Reader) *Entry {
 			e.Hash = r.Str()
 		case "server":
 			r.Once(&seen, 2)
-			r.Server(&e.Server)
+			e.Server = new(canonical.Server)
+			r.Server(e.Server)
 		case "at":
 			r.Once(&seen, 3)
 			e.At = r.Time()

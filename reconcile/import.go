@@ -86,9 +86,9 @@ func DecideImport(opts ImportOptions, in canonical.Server, loc formats.Location,
 
 	mi := mergeIn{Take: -1}
 	if e := st.Base(storePath, name); e != nil {
-		mi.Kind, mi.Base = hasBase, fieldsOf(e.Server)
+		mi.Kind, mi.Base = hasBase, fieldsOf(e.Snap())
 	} else if e := st.Deleted(storePath, name); e != nil {
-		mi.Kind, mi.Base = deletedBase, fieldsOf(e.Server)
+		mi.Kind, mi.Base = deletedBase, fieldsOf(e.Snap())
 	}
 	identity := func(f fields) (fields, bool) { return f, true }
 	storeSide := sideIn{ID: StoreSide, Store: true, Fresh: !opts.Store.Exists, View: identity}
@@ -110,7 +110,7 @@ func DecideImport(opts ImportOptions, in canonical.Server, loc formats.Location,
 	client := sideIn{ID: sd.id, View: sd.viewOf(name, opts.Encode), Present: true, Cur: fieldsOf(in)}
 	if !opts.Foreign {
 		if ref := clientRef(st, storePath, sd, name); ref != nil {
-			client.Ref, client.HasRef = fieldsOf(ref.Server), true
+			client.Ref, client.HasRef = fieldsOf(ref.Snap()), true
 		}
 		client.Managed = st.IsManaged(sd.path, sd.section, name)
 	}

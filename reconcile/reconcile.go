@@ -582,9 +582,9 @@ func buildMerge(name string, opts Options, storeIdx *store.Index, sides []*side,
 	storePath := opts.Store.Path
 	mi := mergeIn{Take: -1}
 	if e := st.Base(storePath, name); e != nil {
-		mi.Kind, mi.Base = hasBase, fieldsOf(e.Server)
+		mi.Kind, mi.Base = hasBase, fieldsOf(e.Snap())
 	} else if e := st.Deleted(storePath, name); e != nil {
-		mi.Kind, mi.Base = deletedBase, fieldsOf(e.Server)
+		mi.Kind, mi.Base = deletedBase, fieldsOf(e.Snap())
 	}
 	identity := func(f fields) (fields, bool) { return f, true }
 	s := sideIn{ID: StoreSide, Store: true, Fresh: storeFresh, View: identity}
@@ -603,7 +603,7 @@ func buildMerge(name string, opts Options, storeIdx *store.Index, sides []*side,
 		}
 		if !sd.fresh {
 			if ref := clientRef(st, storePath, sd, name); ref != nil {
-				c.Ref, c.HasRef = fieldsOf(ref.Server), true
+				c.Ref, c.HasRef = fieldsOf(ref.Snap()), true
 			}
 			c.Managed = st.IsManaged(sd.path, sd.section, name)
 		}
@@ -645,7 +645,7 @@ func (sd *side) viewOf(name string, enc formats.EncodeOptions) func(fields) (fie
 		if m := sd.managed[name]; m != nil && m.From != "" && m.From == emitters.WrittenFrom(t, want, enc) {
 			// mcpsync wrote this very definition there, with these options
 			// and this build, and recorded how the client read it back.
-			v = viewResult{f: fieldsOf(m.Server), ok: true}
+			v = viewResult{f: fieldsOf(m.Snap()), ok: true}
 		} else if got, ok := formats.View(t.Adapter, t.Location, want, enc); ok {
 			v = viewResult{f: fieldsOf(got), ok: true}
 		}

@@ -160,7 +160,7 @@ func (r *Records) Update(src store.Source, commit string, servers canonical.Set,
 	if old != nil {
 		rec.Approved = old.Approved
 		for _, e := range old.Servers {
-			before[e.Server.Name] = e
+			before[e.Snap().Name] = e
 		}
 	}
 	var out []PullResult
@@ -181,8 +181,8 @@ func (r *Records) Update(src store.Source, commit string, servers canonical.Set,
 	}
 	if old != nil {
 		for _, e := range old.Servers {
-			if !seen[e.Server.Name] {
-				out = append(out, PullResult{Name: e.Server.Name, Qualified: QualifiedName(src.Name, e.Server.Name), Change: Dropped})
+			if !seen[e.Snap().Name] {
+				out = append(out, PullResult{Name: e.Snap().Name, Qualified: QualifiedName(src.Name, e.Snap().Name), Change: Dropped})
 			}
 		}
 	}
@@ -250,10 +250,10 @@ func (r *Records) Statuses(source string) []ServerStatus {
 	}
 	out := make([]ServerStatus, 0, len(rec.Servers))
 	for _, e := range rec.Servers {
-		st := ServerStatus{Source: source, Name: e.Server.Name, Qualified: QualifiedName(source, e.Server.Name),
-			Hash: e.Hash, Pulled: e.Server, PulledCommit: rec.Commit, Approval: PendingNew}
-		if a := rec.Approved[e.Server.Name]; a != nil {
-			srv := a.Server
+		st := ServerStatus{Source: source, Name: e.Snap().Name, Qualified: QualifiedName(source, e.Snap().Name),
+			Hash: e.Hash, Pulled: e.Snap(), PulledCommit: rec.Commit, Approval: PendingNew}
+		if a := rec.Approved[e.Snap().Name]; a != nil {
+			srv := a.Snap()
 			st.ApprovedAs, st.ApprovedHash, st.ApprovedAt = &srv, a.Hash, a.At
 			st.Approval = PendingChange
 			if a.Hash == e.Hash {
@@ -273,7 +273,7 @@ func (r *Records) Approve(source, server string, at time.Time) bool {
 		return false
 	}
 	for _, e := range rec.Servers {
-		if e.Server.Name == server {
+		if e.Snap().Name == server {
 			if rec.Approved == nil {
 				rec.Approved = map[string]*ledger.Entry{}
 			}
