@@ -225,6 +225,17 @@ func (r *reader) str(n jsonedit.Node, field string) (string, bool) {
 	return r.ref(n, field, s), true
 }
 
+// asItIs reports whether ref would return s as it is, whatever the field,
+// without naming the field: s holds no reference in any dialect and does
+// not start with the client's command prefix (or its literal form).
+func (r *reader) asItIs(s string) bool {
+	if strings.ContainsAny(s, "${") {
+		return false
+	}
+	c := r.a.spec.Commands
+	return c == nil || !strings.HasPrefix(s, c.Prefix) && !strings.HasPrefix(s, c.Literal)
+}
+
 func (r *reader) ref(n jsonedit.Node, field, s string) string {
 	if c := r.a.spec.Commands; c != nil && (strings.HasPrefix(s, c.Prefix) || strings.HasPrefix(s, c.Literal)) &&
 		r.a.spec.commandField(r.modelField(field)) {
@@ -277,6 +288,10 @@ func (r *reader) strings(n jsonedit.Node, field string) ([]string, bool) {
 	els := n.Elements()
 	out := make([]string, 0, len(els))
 	for i, e := range els {
+		if s, ok := e.Text(); ok && r.asItIs(s) {
+			out = append(out, s)
+			continue
+		}
 		s, ok := r.str(e, fmt.Sprintf("%s[%d]", field, i))
 		if !ok {
 			return nil, false
@@ -293,12 +308,16 @@ func (r *reader) stringMap(n jsonedit.Node, field string) (map[string]string, bo
 		r.skipf(n, field, `write it as an object: {"NAME": "value"}`, "%s must be an object, not %s", field, n.Kind())
 		return nil, false
 	}
-	out := map[string]string{}
-	for _, m := range n.Members() {
+	members := n.Members()
+	out := make(map[string]string, len(members))
+	for _, m := range members {
 		switch m.Value.Kind() {
 		case jsonedit.KindString:
 			s, _ := m.Value.Text()
-			out[m.Name] = r.ref(m.Value, field+"."+m.Name, s)
+			if !r.asItIs(s) {
+				s = r.ref(m.Value, field+"."+m.Name, s)
+			}
+			out[m.Name] = s
 		case jsonedit.KindNumber, jsonedit.KindBool:
 			out[m.Name] = m.Value.Literal()
 		default:
