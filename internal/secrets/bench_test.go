@@ -1,8 +1,11 @@
 package secrets
 
 import (
+	"fmt"
+	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
 )
@@ -46,5 +49,50 @@ func BenchmarkScanServer(b *testing.B) {
 		if len(ScanServer(srv)) != 2 {
 			b.Fatal("want 2 findings")
 		}
+	}
+}
+
+// secretServers is n servers, each holding a literal token of its own in
+// its env and in a header: the servers of client files that keep their
+// secrets in the file, as a plan reads them.
+func secretServers(n int) canonical.Set {
+	var set canonical.Set
+	for i := range n {
+		set.Servers = append(set.Servers, canonical.Server{Name: fmt.Sprintf("s%05d", i), Transport: canonical.Stdio, Command: "npx",
+			Args: []string{"-y", "@example/server"},
+			Env:  map[string]string{"API_KEY": fmt.Sprintf("sk-live-%08dabcdefgh", i)}})
+		set.Servers = append(set.Servers, canonical.Server{Name: fmt.Sprintf("r%05d", i), Transport: canonical.HTTP,
+			URL: "https://mcp.example.com/mcp", Headers: map[string]string{"Authorization": fmt.Sprintf("Bearer tok%08dXYZW", i)}})
+	}
+	return set
+}
+
+// BenchmarkScrubberFor makes the scrubber of a masked diff (every secret
+// of every server the plan read or writes) and masks one line with it,
+// for 1,000 and 10,000 servers with secrets: x-from-1000 holds it linear
+// (at most 11×; 10× is linear).
+func BenchmarkScrubberFor(b *testing.B) {
+	timeOf := func(n int) time.Duration {
+		set := secretServers(n / 2)
+		line := fmt.Sprintf(`      "API_KEY": "sk-live-%08dabcdefgh"`, n/4)
+		start := time.Now()
+		for range b.N {
+			if got := ScrubberFor(set).Line(line); strings.Contains(got, "abcdefgh") {
+				b.Fatalf("secret not masked: %s", got)
+			}
+		}
+		return time.Since(start) / time.Duration(b.N)
+	}
+	small, large := timeOf(1000), timeOf(10000)
+	b.ReportMetric(float64(small.Microseconds())/1000, "ms-1000")
+	b.ReportMetric(float64(large.Microseconds())/1000, "ms-10000")
+	ratio := float64(large) / float64(small)
+	b.ReportMetric(ratio, "x-from-1000")
+	if ratio > 11 {
+		report := b.Logf
+		if os.Getenv("MCPSYNC_BENCH_STRICT") == "1" {
+			report = b.Errorf
+		}
+		report("goal missed: x-from-1000 = %.2f; the goal is at most 11", ratio)
 	}
 }

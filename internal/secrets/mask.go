@@ -313,8 +313,11 @@ func MaskText(text string) string {
 // such as an argument whose flag is on the line before, or a value that
 // spans lines. The zero value is ready; it is safe for concurrent use.
 type Scrubber struct {
-	mu       sync.Mutex
-	values   []string
+	mu     sync.Mutex
+	values []string
+	// known holds values, so that adding a form is not a search of every
+	// form before it: a plan of 10,000 servers with secrets adds 40,000.
+	known    map[string]bool
 	replacer *strings.Replacer
 }
 
@@ -336,9 +339,13 @@ func (s *Scrubber) Add(secret string) {
 	defer s.mu.Unlock()
 	for _, f := range forms {
 		f = strings.TrimRight(f, "\r")
-		if len(strings.TrimSpace(f)) < 4 || strings.Contains(f, "\n") || slices.Contains(s.values, f) {
+		if len(strings.TrimSpace(f)) < 4 || strings.Contains(f, "\n") || s.known[f] {
 			continue
 		}
+		if s.known == nil {
+			s.known = map[string]bool{}
+		}
+		s.known[f] = true
 		s.values = append(s.values, f)
 		s.replacer = nil
 	}

@@ -306,3 +306,23 @@ func TestVarName(t *testing.T) {
 		}
 	}
 }
+
+// TestScrubberAddsEachFormOnce: a secret added again (the same server read
+// from several files) adds no form twice, and every form still masks.
+func TestScrubberAddsEachFormOnce(t *testing.T) {
+	var s Scrubber
+	s.Add("p@ss word/42!")
+	n := s.Len()
+	if n < 3 {
+		t.Fatalf("%d forms; want the text, its JSON, query and path forms", n)
+	}
+	s.Add("p@ss word/42!")
+	if s.Len() != n {
+		t.Fatalf("adding the secret again: %d forms, was %d", s.Len(), n)
+	}
+	for _, line := range []string{`"k": "p@ss word/42!"`, "https://x.example/?t=p%40ss+word%2F42%21", "https://x.example/p@ss%20word%2F42%21"} {
+		if got := s.Line(line); strings.Contains(got, "42") {
+			t.Errorf("%q masked as %q", line, got)
+		}
+	}
+}
