@@ -151,10 +151,17 @@ func (Hooks) FinishEncode(c *spec.Context, doc *jsonedit.Doc) canonical.Diagnost
 	used := map[string]bool{}     // ids any server refers to
 	writer := map[string]string{} // ids a server mcpsync wrote introduced -> that server
 	var order []string
+	var written map[string]bool // c.Written as a set: with prompt inputs every server may refer to one
 	for _, m := range doc.Find(c.Servers...).Members() {
 		for _, id := range inputRefs(m.Value) {
 			used[id] = true
-			if _, ok := writer[id]; !ok && slices.Contains(c.Written, m.Name) && !before[m.Name][id] {
+			if written == nil {
+				written = make(map[string]bool, len(c.Written))
+				for _, n := range c.Written {
+					written[n] = true
+				}
+			}
+			if _, ok := writer[id]; !ok && written[m.Name] && !before[m.Name][id] {
 				writer[id] = m.Name
 				order = append(order, id)
 			}
