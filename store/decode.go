@@ -102,12 +102,11 @@ type serverBlock struct {
 // decodeFile reads the whole store.
 func decodeFile(s *Store, src []byte) canonical.Diagnostics {
 	d := &decoder{file: s.Path}
-	f, diags := hclsyntax.ParseConfig(src, s.Path, hcl.InitialPos)
+	body, diags := parseConfig(src, s.Path)
 	d.hcl(diags)
 	if diags.HasErrors() {
 		return d.diags
 	}
-	body := f.Body.(*hclsyntax.Body)
 	content, diags := body.Content(rootSchema)
 	d.hcl(diags)
 
