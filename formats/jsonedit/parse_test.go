@@ -26,7 +26,7 @@ func FuzzParseTree(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		want, wantErr := hujson.Parse(in)
-		got, gotErr := parseTree(in)
+		got, gotErr := parseTreeFast(in) // at any size: parseTree takes small texts to hujson
 		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 			t.Fatalf("error %v, hujson's %v", gotErr, wantErr)
 		}
@@ -57,6 +57,9 @@ func TestParseTreeLargeLists(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(in) < treeFastFrom {
+		t.Fatalf("%d bytes: below the fast path", len(in))
+	}
 	got, err := parseTree(in)
 	if err != nil {
 		t.Fatal(err)
@@ -75,6 +78,24 @@ func TestParseTreeLargeLists(t *testing.T) {
 }
 
 func BenchmarkParseTree(b *testing.B) {
+	// A small file, as most are: the fast path must not cost more.
+	small := []byte(`{
+  "mcpServers": {
+    "github": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-github"], "env": {"GITHUB_TOKEN": "${GITHUB_TOKEN}"}},
+    "linear": {"type": "http", "url": "https://mcp.linear.app/mcp"}
+  }
+}
+`)
+	for name, parse := range map[string]func([]byte) (hujson.Value, error){"hujson": hujson.Parse, "parseTreeFast": parseTreeFast} {
+		b.Run("small/"+name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := parse(small); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 	var sb strings.Builder
 	sb.WriteString("{\n  \"mcpServers\": {\n")
 	for i := range 10000 {
