@@ -27,6 +27,7 @@ import (
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/emitters"
 	"github.com/mcpsync/mcpsync/engine"
+	"github.com/mcpsync/mcpsync/internal/benchgoal"
 	"github.com/mcpsync/mcpsync/internal/xdg"
 	"github.com/mcpsync/mcpsync/paste"
 )
@@ -239,17 +240,10 @@ func timed(b *testing.B, setup, op func()) time.Duration {
 }
 
 // goal reports ratio as metric and says when it is above max: the goal
-// is missed. With MCPSYNC_BENCH_STRICT=1 a miss fails the benchmark (and
-// Go then prints none of its figures).
+// is missed (benchgoal.Ratio).
 func goal(b *testing.B, metric string, ratio, max float64) {
-	b.ReportMetric(ratio, metric)
-	if ratio > max {
-		report := b.Logf
-		if os.Getenv("MCPSYNC_BENCH_STRICT") == "1" {
-			report = b.Errorf
-		}
-		report("goal missed: %s = %.2f; the goal is at most %.2f", metric, ratio, max)
-	}
+	b.Helper()
+	benchgoal.Ratio(b, metric, ratio, max)
 }
 
 var benchSizes = []int{10, 100, 1000, 10000}

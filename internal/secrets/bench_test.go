@@ -2,12 +2,12 @@ package secrets
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/benchgoal"
 )
 
 // benchLines are the lines of a typical diff of client files: mostly
@@ -83,16 +83,5 @@ func BenchmarkScrubberFor(b *testing.B) {
 		}
 		return time.Since(start) / time.Duration(b.N)
 	}
-	small, large := timeOf(1000), timeOf(10000)
-	b.ReportMetric(float64(small.Microseconds())/1000, "ms-1000")
-	b.ReportMetric(float64(large.Microseconds())/1000, "ms-10000")
-	ratio := float64(large) / float64(small)
-	b.ReportMetric(ratio, "x-from-1000")
-	if ratio > 11 {
-		report := b.Logf
-		if os.Getenv("MCPSYNC_BENCH_STRICT") == "1" {
-			report = b.Errorf
-		}
-		report("goal missed: x-from-1000 = %.2f; the goal is at most 11", ratio)
-	}
+	benchgoal.Linear(b, timeOf(1000), timeOf(10000))
 }
