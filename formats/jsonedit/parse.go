@@ -207,7 +207,7 @@ func (p *treeParser) str(n int) (hujson.ValueTrimmed, int, bool) {
 func (p *treeParser) object(n int) (hujson.ValueTrimmed, int, bool) {
 	base := len(p.members)
 	defer func() { p.members = p.members[:base] }()
-	obj := p.newObject()
+	obj := next(&p.objects)
 	for {
 		// A name, or the end of the object (with or without a trailing
 		// comma before it).
@@ -226,7 +226,7 @@ func (p *treeParser) object(n int) (hujson.ValueTrimmed, int, bool) {
 			if n > n0 {
 				obj.AfterExtra = p.b[n0:n:n]
 			}
-			obj.Members = p.keepMembers(base)
+			obj.Members = keep(p.members[base:], &p.memberSlab)
 			return obj, n + 1, true
 		}
 		var name, val hujson.Value
@@ -246,7 +246,7 @@ func (p *treeParser) object(n int) (hujson.ValueTrimmed, int, bool) {
 		case '}':
 			last := &p.members[len(p.members)-1].Value
 			obj.AfterExtra, last.AfterExtra = last.AfterExtra, nil
-			obj.Members = p.keepMembers(base)
+			obj.Members = keep(p.members[base:], &p.memberSlab)
 			return obj, n + 1, true
 		default:
 			return nil, n, false
@@ -257,7 +257,7 @@ func (p *treeParser) object(n int) (hujson.ValueTrimmed, int, bool) {
 func (p *treeParser) array(n int) (hujson.ValueTrimmed, int, bool) {
 	base := len(p.elements)
 	defer func() { p.elements = p.elements[:base] }()
-	arr := p.newArray()
+	arr := next(&p.arrays)
 	for {
 		n0 := n
 		var ok bool
@@ -274,7 +274,7 @@ func (p *treeParser) array(n int) (hujson.ValueTrimmed, int, bool) {
 			if n > n0 {
 				arr.AfterExtra = p.b[n0:n:n]
 			}
-			arr.Elements = p.keepElements(base)
+			arr.Elements = keep(p.elements[base:], &p.elementSlab)
 			return arr, n + 1, true
 		}
 		var v hujson.Value
@@ -288,7 +288,7 @@ func (p *treeParser) array(n int) (hujson.ValueTrimmed, int, bool) {
 		case ']':
 			last := &p.elements[len(p.elements)-1]
 			arr.AfterExtra, last.AfterExtra = last.AfterExtra, nil
-			arr.Elements = p.keepElements(base)
+			arr.Elements = keep(p.elements[base:], &p.elementSlab)
 			return arr, n + 1, true
 		default:
 			return nil, n, false
@@ -305,52 +305,29 @@ const slabSize = 256
 // nextSlab is the capacity of the slab after one of capacity last.
 func nextSlab(last int) int { return min(slabSize, max(8, 2*last)) }
 
-// keepMembers copies the members gathered since base to their own,
-// full-capacity slice (nil for none, as hujson leaves it).
-func (p *treeParser) keepMembers(base int) []hujson.ObjectMember {
-	list := p.members[base:]
+// keep copies list, the values gathered for one object or array, to a
+// full-capacity slice of their own (nil for none, as hujson leaves it):
+// a share of *slab when it is small, else an allocation of its own.
+func keep[T any](list []T, slab *[]T) []T {
 	if len(list) == 0 {
 		return nil
 	}
 	if len(list) > slabSize/4 {
-		return append([]hujson.ObjectMember(nil), list...)[:len(list):len(list)]
+		return append([]T(nil), list...)[:len(list):len(list)]
 	}
-	if len(p.memberSlab)+len(list) > cap(p.memberSlab) {
-		p.memberSlab = make([]hujson.ObjectMember, 0, max(nextSlab(cap(p.memberSlab)), len(list)))
+	if len(*slab)+len(list) > cap(*slab) {
+		*slab = make([]T, 0, max(nextSlab(cap(*slab)), len(list)))
 	}
-	i := len(p.memberSlab)
-	p.memberSlab = append(p.memberSlab, list...)
-	return p.memberSlab[i:len(p.memberSlab):len(p.memberSlab)]
+	i := len(*slab)
+	*slab = append(*slab, list...)
+	return (*slab)[i:len(*slab):len(*slab)]
 }
 
-func (p *treeParser) keepElements(base int) []hujson.Value {
-	list := p.elements[base:]
-	if len(list) == 0 {
-		return nil
+// next returns a new zero value in *slab.
+func next[T any](slab *[]T) *T {
+	if len(*slab) == cap(*slab) {
+		*slab = make([]T, 0, nextSlab(cap(*slab)))
 	}
-	if len(list) > slabSize/4 {
-		return append([]hujson.Value(nil), list...)[:len(list):len(list)]
-	}
-	if len(p.elementSlab)+len(list) > cap(p.elementSlab) {
-		p.elementSlab = make([]hujson.Value, 0, max(nextSlab(cap(p.elementSlab)), len(list)))
-	}
-	i := len(p.elementSlab)
-	p.elementSlab = append(p.elementSlab, list...)
-	return p.elementSlab[i:len(p.elementSlab):len(p.elementSlab)]
-}
-
-func (p *treeParser) newObject() *hujson.Object {
-	if len(p.objects) == cap(p.objects) {
-		p.objects = make([]hujson.Object, 0, nextSlab(cap(p.objects)))
-	}
-	p.objects = p.objects[:len(p.objects)+1]
-	return &p.objects[len(p.objects)-1]
-}
-
-func (p *treeParser) newArray() *hujson.Array {
-	if len(p.arrays) == cap(p.arrays) {
-		p.arrays = make([]hujson.Array, 0, nextSlab(cap(p.arrays)))
-	}
-	p.arrays = p.arrays[:len(p.arrays)+1]
-	return &p.arrays[len(p.arrays)-1]
+	*slab = (*slab)[:len(*slab)+1]
+	return &(*slab)[len(*slab)-1]
 }
