@@ -327,7 +327,10 @@ func (s *scanner) add(kind Kind, label, envVar string, start, end int) {
 var (
 	credentialRE = lazyre.New(`(?i)\b(bearer|basic|token)\s+([A-Za-z0-9._~+/=\-]{8,})`)
 	userinfoRE   = lazyre.New(`://[^/\s:@"'<>]+:([^/\s@"'<>]+)@`)
-	queryRE      = lazyre.New(`[?&]([A-Za-z0-9_.\-]+)=([^&#\s"'<>]+)`)
+	// A query value stops at "?" as well as "&": an "&" before the query
+	// (in a password, p&w=1@h/?key=…) would otherwise start a match that
+	// runs over the "?" and hides the real parameter behind it.
+	queryRE = lazyre.New(`[?&]([A-Za-z0-9_.\-]+)=([^?&#\s"'<>]+)`)
 )
 
 func (s *scanner) piece(start, end int) {

@@ -97,6 +97,7 @@ func TestScanRules(t *testing.T) {
 		{"url query holding a url with a password", Field{InURL, ""}, "https://h/sse?token=https://u:s3cr3tPass@x", []string{"https://u:s3cr3tPass@x"}},
 		{"url query running into a reference", Field{InURL, ""}, "https://h/sse?key=Zk3q9XvB2m${SUFFIX}", nil},
 		{"url password alone stays the finding", Field{InEnv, "DATABASE_URL"}, "postgres://me:s3cr3tPass@db/x", []string{"s3cr3tPass"}},
+		{"url query after an ampersand in the user info", Field{InURL, ""}, "https://me:p&w=1@h/sse?api_key=Zk3q9XvB2m", []string{"p&w=1", "Zk3q9XvB2m"}},
 		{"url query placeholder", Field{InURL, ""}, "https://mcp.alphavantage.co/mcp?apikey=YOUR_API_KEY", nil},
 		{"url path secret", Field{InURL, ""}, "https://mcp.zapier.com/api/mcp/s/" + randomValue + "/mcp", []string{randomValue}},
 		{"arg after flag", Field{InArg, "--api-key"}, "abcd1234efgh", []string{"abcd1234efgh"}},
