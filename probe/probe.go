@@ -319,7 +319,7 @@ func connect(ctx context.Context, t transport.Interface, opts Options, out *outc
 	if deadline, ok := ctx.Deadline(); ok {
 		discover = max(discover, time.Until(deadline))
 	}
-	modern := modernClient(t, discover)
+	modern := modernClient(ownRequestIDs(t), discover)
 	if modern.Start(ctx) != nil {
 		return c, stage, err
 	}
@@ -335,6 +335,36 @@ func connect(ctx context.Context, t transport.Interface, opts Options, out *outc
 // waiting at most discover for its answer.
 func modernClient(t transport.Interface, discover time.Duration) *client.Client {
 	return client.NewClient(t, client.WithDiscoverTimeout(discover))
+}
+
+// fallbackIDBase starts the request ids of the fallback client, far above
+// any the first client used.
+const fallbackIDBase = 1 << 32
+
+// ownRequestIDs returns t for a second client on the same connection,
+// whose request ids must not repeat the first client's: each client numbers
+// its requests from 1, and mcp-go's stdio reader forgets an id only after
+// it has handed over that id's answer, so a reader descheduled in between
+// forgot the second client's server/discover instead, and the probe waited
+// out its whole timeout. (mcp-go's SSE reader holds its lock across both
+// steps; streamable HTTP keeps no such table.)
+func ownRequestIDs(t transport.Interface) transport.Interface {
+	if s, ok := t.(*transport.Stdio); ok {
+		return renumberedStdio{s}
+	}
+	return t
+}
+
+// renumberedStdio is a stdio transport whose requests carry ids moved up
+// by fallbackIDBase. Embedding the *Stdio keeps every other method, so the
+// client sees the same optional interfaces (incoming requests) as before.
+type renumberedStdio struct{ *transport.Stdio }
+
+func (r renumberedStdio) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	if id, ok := req.ID.Value().(int64); ok {
+		req.ID = mcp.NewRequestId(fallbackIDBase + id)
+	}
+	return r.Stdio.SendRequest(ctx, req)
 }
 
 func rejectedInitialize(err error) bool {

@@ -96,6 +96,9 @@ type Config struct {
 	CwdFile string
 	// EnvFile receives the fixture's environment, one NAME=value a line.
 	EnvFile string
+	// RequestLog receives "<id> <method>" for each request the fixture is
+	// sent, a line each (ModeModernOnly), so a test can check the ids.
+	RequestLog string
 	// StderrEnv writes the environment to stderr at start-up, as a server
 	// that dumps it when it fails does.
 	StderrEnv bool
@@ -133,6 +136,7 @@ func ParseArgs(args []string, getenv func(string) string) (Config, error) {
 	fs.StringVar(&c.PIDFile, "pid-file", "", "write the pids here")
 	fs.BoolVar(&c.SpawnChild, "spawn-child", false, "start `sleep 300` in the same process group")
 	fs.StringVar(&c.CwdFile, "cwd-file", "", "write the working directory here")
+	fs.StringVar(&c.RequestLog, "request-log", "", "write each request's id and method here (-mode modern-only)")
 	fs.StringVar(&c.EnvFile, "env-file", "", "write the environment here")
 	fs.BoolVar(&c.StderrEnv, "stderr-env", false, "write the environment to stderr at start-up")
 	fs.StringVar(&c.Addr, "addr", "127.0.0.1:0", "HTTP/SSE listen address")
@@ -436,6 +440,15 @@ func (c Config) serveRaw(stdin io.Reader, stdout io.Writer) error {
 // handshake does.
 func (c Config) serveModernOnly(stdin io.Reader, stdout io.Writer) error {
 	out := &lockedWriter{w: stdout}
+	var requests io.Writer = io.Discard
+	if c.RequestLog != "" {
+		f, err := os.Create(c.RequestLog)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		requests = f
+	}
 	pr, pw := io.Pipe()
 	go func() {
 		sc := bufio.NewScanner(stdin)
@@ -445,7 +458,10 @@ func (c Config) serveModernOnly(stdin io.Reader, stdout io.Writer) error {
 				ID     json.RawMessage `json:"id"`
 				Method string          `json:"method"`
 			}
-			if json.Unmarshal(sc.Bytes(), &msg) == nil && msg.Method == "initialize" && len(msg.ID) > 0 {
+			if json.Unmarshal(sc.Bytes(), &msg) == nil && msg.Method != "" && len(msg.ID) > 0 {
+				fmt.Fprintf(requests, "%s %s\n", msg.ID, msg.Method)
+			}
+			if msg.Method == "initialize" && len(msg.ID) > 0 {
 				b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": msg.ID,
 					"error": map[string]any{"code": -32601, "message": "method not found: initialize"}})
 				_, _ = out.Write(append(b, '\n'))
