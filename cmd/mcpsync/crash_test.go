@@ -36,7 +36,7 @@ var (
 )
 
 // mcpsyncBinary builds cmd/mcpsync once for the test binary's life.
-func mcpsyncBinary(t *testing.T) string {
+func mcpsyncBinary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "mcpsync-bin-")

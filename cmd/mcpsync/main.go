@@ -6,9 +6,18 @@ import (
 	"os"
 
 	"github.com/mcpsync/mcpsync/internal/gctune"
+	"github.com/mcpsync/mcpsync/internal/hugeheap"
 )
 
 func main() {
-	gctune.Apply(os.LookupEnv)
+	setUpRuntime()
 	os.Exit(Main(os.Args[1:]))
+}
+
+// setUpRuntime sets the heap and the collector up for a run of mcpsync;
+// the test binary's "mcpsync" command calls it too, so scripts run as
+// the program does.
+func setUpRuntime() {
+	hugeheap.Start() // first: before the heap grows
+	gctune.Apply(os.LookupEnv)
 }

@@ -1,0 +1,106 @@
+package hugeheap
+
+import (
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+	"unsafe"
+)
+
+func TestAllowed(t *testing.T) {
+	ok := settings{thp: "always [madvise] never\n", overcommit: "0", memTotal: 8 << 30}
+	if !ok.allowed() {
+		t.Fatal("madvise mode, heuristic overcommit, no limit, 8 GiB: not allowed")
+	}
+	for name, s := range map[string]settings{
+		"always":            {thp: "[always] madvise never", overcommit: "0", memTotal: 8 << 30},
+		"never":             {thp: "always madvise [never]", overcommit: "0", memTotal: 8 << 30},
+		"no thp at all":     {thp: "", overcommit: "0", memTotal: 8 << 30},
+		"strict overcommit": {thp: "always [madvise] never", overcommit: "2", memTotal: 8 << 30},
+		"disablethp":        {thp: "always [madvise] never", overcommit: "0", godebug: "gctrace=1,disablethp=1", memTotal: 8 << 30},
+		"ulimit -v":         {thp: "always [madvise] never", overcommit: "0", asLimited: true, memTotal: 8 << 30},
+		"small machine":     {thp: "always [madvise] never", overcommit: "1", memTotal: 1 << 30},
+	} {
+		if s.allowed() {
+			t.Errorf("%s: allowed", name)
+		}
+	}
+	if s := (settings{thp: "always [madvise] never", overcommit: "0", godebug: "disablethp=10", memTotal: 8 << 30}); !s.allowed() {
+		t.Error("disablethp=10 is not disablethp=1")
+	}
+}
+
+func TestFindMapping(t *testing.T) {
+	maps := []byte(`00400000-00599000 r-xp 00000000 fd:01 1234   /usr/bin/mcpsync
+2531e4000000-2531e7800000 ---p 00000000 00:00 0
+2531e7800000-2531fa800000 rw-p 00000000 00:00 0
+7ffffd6b2000-7ffffd6d3000 rw-p 00000000 00:00 0                          [stack]
+`)
+	lo, hi, ok := findMapping(maps, 0x2531e9000000)
+	if !ok || lo != 0x2531e7800000 || hi != 0x2531fa800000 {
+		t.Errorf("findMapping = %x %x %v", lo, hi, ok)
+	}
+	if _, _, ok := findMapping(maps, 0x2531fa800000); ok {
+		t.Error("the end of a mapping is not in it")
+	}
+}
+
+// TestSmallRunIsLeftAlone: collections of a heap under Trigger mark
+// nothing.
+func TestSmallRunIsLeftAlone(t *testing.T) {
+	if !read().allowed() {
+		t.Skip("transparent huge pages are not left to each program here (or not safe to ask for): Start does nothing")
+	}
+	done := Start()
+	for range 3 {
+		runtime.GC()
+	}
+	select {
+	case ok := <-done:
+		t.Fatalf("a heap of a few MB was marked (%v)", ok)
+	case <-time.After(300 * time.Millisecond):
+	}
+}
+
+// TestStartMarksALargeHeap: where this machine lets a program choose,
+// once the live heap has reached Trigger, memory the heap grows into is
+// marked for huge pages ("hg" in its VmFlags).
+func TestStartMarksALargeHeap(t *testing.T) {
+	if !read().allowed() {
+		t.Skip("transparent huge pages are not left to each program here (or not safe to ask for): Start does nothing")
+	}
+	done := Start()
+	live := make([]byte, 2*Trigger)
+	runtime.GC()
+	select {
+	case ok := <-done:
+		if !ok {
+			t.Fatal("the marking failed")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a live heap of twice Trigger was not marked")
+	}
+	runtime.KeepAlive(live)
+	block := make([]byte, 64<<20)
+	at := uintptr(unsafe.Pointer(unsafe.SliceData(block))) + uintptr(len(block)) - 1
+	smaps, err := os.ReadFile("/proc/self/smaps")
+	if err != nil {
+		t.Skip(err)
+	}
+	var in bool
+	for _, l := range strings.Split(string(smaps), "\n") {
+		if _, _, ok := findMapping([]byte(l), at); ok {
+			in = true
+			continue
+		}
+		if in && strings.HasPrefix(l, "VmFlags:") {
+			if !strings.Contains(l, " hg") {
+				t.Fatalf("the memory the heap grew into is not marked: %s", l)
+			}
+			return
+		}
+	}
+	t.Fatal("no mapping in /proc/self/smaps holds the block")
+}
