@@ -5,8 +5,8 @@ package main
 import (
 	"os"
 
+	_ "github.com/mcpsync/mcpsync/cmd/mcpsync/internal/earlyheap" // for its init: the heap marked before it grows
 	"github.com/mcpsync/mcpsync/internal/gctune"
-	"github.com/mcpsync/mcpsync/internal/hugeheap"
 )
 
 func main() {
@@ -16,8 +16,8 @@ func main() {
 
 // setUpRuntime sets the heap and the collector up for a run of mcpsync;
 // the test binary's "mcpsync" command calls it too, so scripts run as
-// the program does.
+// the program does. (Package earlyheap has marked the heap for huge
+// pages already, in its init.)
 func setUpRuntime() {
-	hugeheap.Start() // first: before the heap grows
 	gctune.Apply(os.LookupEnv)
 }

@@ -4,8 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"os"
-	"runtime"
-	"runtime/metrics"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -45,7 +44,8 @@ func read() settings {
 	return s
 }
 
-// allowed reports whether Advise may reserve and mark memory under s.
+// allowed reports whether Reserve bytes of heap may be reserved and
+// marked under s.
 func (s settings) allowed() bool {
 	return strings.Contains(s.thp, "[madvise]") &&
 		(s.overcommit == "0" || s.overcommit == "1") &&
@@ -53,56 +53,53 @@ func (s settings) allowed() bool {
 		!s.asLimited && s.memTotal >= 4*Reserve
 }
 
-func start() <-chan bool {
-	done := make(chan bool, 1)
-	arm(done, []metrics.Sample{{Name: "/gc/heap/live:bytes"}})
-	return done
+func mark() bool {
+	if !read().allowed() {
+		return false
+	}
+	// The collector is off while the block is held: its allocation would
+	// otherwise start a collection that may find it held, count it live,
+	// and size the next target by it. Back on, the collector starts at
+	// the next allocation, the heap being over its target, and frees it.
+	old := debug.SetGCPercent(-1)
+	defer debug.SetGCPercent(old)
+	return markFrom(reserve(Reserve))
 }
 
-// sentinel is garbage from birth: its finalizer runs after a collection.
-// (It holds a pointer and is larger than 16 bytes, so that it is not
-// batched with other tiny objects, whose finalizers may never run.)
-type sentinel struct {
-	done   chan bool
-	sample []metrics.Sample
-	pad    [2]uint64
+// reserve has the runtime map size bytes of heap and returns where: a
+// block allocated and at once dropped (a uintptr holds nothing alive),
+// never touched, free again after the next collection.
+//
+//go:noinline
+func reserve(size int) uintptr {
+	block := make([]byte, size)
+	return uintptr(unsafe.Pointer(unsafe.SliceData(block)))
 }
 
-func arm(done chan bool, sample []metrics.Sample) {
-	runtime.SetFinalizer(&sentinel{done: done, sample: sample}, func(s *sentinel) {
-		metrics.Read(s.sample)
-		if s.sample[0].Value.Kind() == metrics.KindUint64 && s.sample[0].Value.Uint64() >= Trigger {
-			// In a goroutine of its own: finalizers run one at a time, and
-			// this one would hold the others up for a collection. The
-			// machine's settings are read only now, so that a small run
-			// reads none of them.
-			go func() { s.done <- read().allowed() && reserveAndMark() }()
-			return
-		}
-		arm(s.done, s.sample)
-	})
-}
-
-func reserveAndMark() bool {
-	block := make([]byte, Reserve) // mapped by the runtime, never touched
-	start := uintptr(unsafe.Pointer(unsafe.SliceData(block)))
-	_, hi, ok := mappingOf(start)
-	runtime.KeepAlive(block) // and no further: from here it is garbage
-	// Free the block now: the collection its allocation started counted
-	// it live, and the collector's next target would be sized by it.
-	runtime.GC()
+// markFrom marks MADV_HUGEPAGE the Reserve bytes at at and the memory
+// below them in the same mapping (the heap the program holds so far). The
+// block may span mappings: the free memory it took at its start lies in
+// the older one.
+func markFrom(at uintptr) bool {
+	lo, _, ok := mappingOf(at)
 	if !ok {
 		return false
 	}
-	// The block's memory and any mapped above it; not the heap below,
-	// whose pages are in use already.
-	from := (start + hugePage - 1) &^ (hugePage - 1)
-	if from >= hi {
+	from := (lo + hugePage - 1) &^ (hugePage - 1)
+	to := (at + Reserve) &^ (hugePage - 1)
+	if from >= to {
 		return false
 	}
-	_, _, errno := syscall.Syscall(syscall.SYS_MADVISE, from, hi-from, madvHugepage)
-	return errno == 0
+	_, _, errno := syscall.Syscall(syscall.SYS_MADVISE, from, to-from, madvHugepage)
+	if errno != 0 {
+		return false
+	}
+	marked = [2]uintptr{from, to}
+	return true
 }
+
+// marked is the range marked, for the tests.
+var marked [2]uintptr
 
 // mappingOf returns the bounds of the mapping in /proc/self/maps that
 // holds addr.

@@ -2,11 +2,8 @@ package hugeheap
 
 import (
 	"os"
-	"runtime"
 	"strings"
 	"testing"
-	"time"
-	"unsafe"
 )
 
 func TestAllowed(t *testing.T) {
@@ -47,44 +44,27 @@ func TestFindMapping(t *testing.T) {
 	}
 }
 
-// TestSmallRunIsLeftAlone: collections of a heap under Trigger mark
-// nothing.
-func TestSmallRunIsLeftAlone(t *testing.T) {
+// TestMark: where this machine lets a program choose, Mark marks Reserve
+// bytes of heap (nearly: rounded to huge pages), "hg" in the VmFlags of
+// /proc/self/smaps from end to end.
+func TestMark(t *testing.T) {
 	if !read().allowed() {
-		t.Skip("transparent huge pages are not left to each program here (or not safe to ask for): Start does nothing")
+		t.Skip("transparent huge pages are not left to each program here (or not safe to ask for): Mark does nothing")
 	}
-	done := Start()
-	for range 3 {
-		runtime.GC()
+	if !Mark() {
+		t.Fatal("Mark did nothing where it is allowed")
 	}
-	select {
-	case ok := <-done:
-		t.Fatalf("a heap of a few MB was marked (%v)", ok)
-	case <-time.After(300 * time.Millisecond):
+	if marked[1]-marked[0] < Reserve-2*hugePage {
+		t.Fatalf("marked %#x-%#x, less than Reserve", marked[0], marked[1])
 	}
+	wantMarked(t, marked[0])
+	wantMarked(t, marked[1]-1)
 }
 
-// TestStartMarksALargeHeap: where this machine lets a program choose,
-// once the live heap has reached Trigger, memory the heap grows into is
-// marked for huge pages ("hg" in its VmFlags).
-func TestStartMarksALargeHeap(t *testing.T) {
-	if !read().allowed() {
-		t.Skip("transparent huge pages are not left to each program here (or not safe to ask for): Start does nothing")
-	}
-	done := Start()
-	live := make([]byte, 2*Trigger)
-	runtime.GC()
-	select {
-	case ok := <-done:
-		if !ok {
-			t.Fatal("the marking failed")
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("a live heap of twice Trigger was not marked")
-	}
-	runtime.KeepAlive(live)
-	block := make([]byte, 64<<20)
-	at := uintptr(unsafe.Pointer(unsafe.SliceData(block))) + uintptr(len(block)) - 1
+// wantMarked fails t unless the mapping holding at is marked for huge
+// pages ("hg" in its VmFlags in /proc/self/smaps).
+func wantMarked(t *testing.T, at uintptr) {
+	t.Helper()
 	smaps, err := os.ReadFile("/proc/self/smaps")
 	if err != nil {
 		t.Skip(err)
@@ -97,10 +77,10 @@ func TestStartMarksALargeHeap(t *testing.T) {
 		}
 		if in && strings.HasPrefix(l, "VmFlags:") {
 			if !strings.Contains(l, " hg") {
-				t.Fatalf("the memory the heap grew into is not marked: %s", l)
+				t.Fatalf("the memory at %#x is not marked: %s", at, l)
 			}
 			return
 		}
 	}
-	t.Fatal("no mapping in /proc/self/smaps holds the block")
+	t.Fatalf("no mapping in /proc/self/smaps holds %#x", at)
 }

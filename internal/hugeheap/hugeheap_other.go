@@ -2,8 +2,4 @@
 
 package hugeheap
 
-func start() <-chan bool {
-	done := make(chan bool, 1)
-	done <- false
-	return done
-}
+func mark() bool { return false }
