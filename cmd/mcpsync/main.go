@@ -5,7 +5,7 @@ package main
 import (
 	"os"
 
-	_ "github.com/mcpsync/mcpsync/cmd/mcpsync/internal/earlyheap" // for its init: the heap marked before it grows
+	_ "github.com/mcpsync/mcpsync/internal/earlyheap" // for its init: the heap marked before it grows
 	"github.com/mcpsync/mcpsync/internal/gctune"
 )
 

@@ -14,9 +14,9 @@
 // runtime no longer asks for huge pages itself (it did in Go 1.21.0
 // only), and has no setting to ask.
 //
-// How: Mark, called before the heap grows (package
-// cmd/mcpsync/internal/earlyheap calls it in its init, which Go runs
-// before the packages that fill the heap at start), has the runtime map
+// How: Mark, called before the heap grows (package internal/earlyheap
+// calls it in its init, which Go runs before the packages that fill the
+// heap at start), has the runtime map
 // Reserve bytes of heap by allocating one block with the collector off,
 // marks that memory and the mapping below it MADV_HUGEPAGE, and drops
 // the block: the first collection frees it, and the runtime, which hands
