@@ -147,7 +147,7 @@ func bigClaudeJSON(data []byte) []byte {
 	return []byte(b.String())
 }
 
-func write(t *testing.T, path string, data []byte) {
+func write(t testing.TB, path string, data []byte) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)

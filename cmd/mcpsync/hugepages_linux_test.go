@@ -33,8 +33,8 @@ func BenchmarkHugePagesExport(b *testing.B) {
 			}
 			home := b.TempDir()
 			proj := filepath.Join(home, "proj")
-			writeFile(b, filepath.Join(proj, ".git", "HEAD"), "ref: refs/heads/main\n")
-			writeFile(b, filepath.Join(proj, "mcpsync.hcl"), benchStore(n))
+			write(b, filepath.Join(proj, ".git", "HEAD"), []byte("ref: refs/heads/main\n"))
+			write(b, filepath.Join(proj, "mcpsync.hcl"), []byte(benchStore(n)))
 			env := append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
 				"XDG_STATE_HOME="+filepath.Join(home, ".local", "state"), "XDG_CACHE_HOME="+filepath.Join(home, ".cache"),
 				"API_KEY=k", "TOKEN=t", "NO_COLOR=1")
@@ -94,14 +94,4 @@ func benchStore(n int) string {
 		}
 	}
 	return s.String()
-}
-
-func writeFile(tb testing.TB, path, data string) {
-	tb.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		tb.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		tb.Fatal(err)
-	}
 }

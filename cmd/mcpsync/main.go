@@ -10,14 +10,6 @@ import (
 )
 
 func main() {
-	setUpRuntime()
-	os.Exit(Main(os.Args[1:]))
-}
-
-// setUpRuntime sets the heap and the collector up for a run of mcpsync;
-// the test binary's "mcpsync" command calls it too, so scripts run as
-// the program does. (Package earlyheap has marked the heap for huge
-// pages already, in its init.)
-func setUpRuntime() {
 	gctune.Apply(os.LookupEnv)
+	os.Exit(Main(os.Args[1:]))
 }

@@ -6,12 +6,14 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/mcpsync/mcpsync/internal/gctune"
 )
 
 // testCommands are the programs testscript scripts may exec. Other test
 // files add theirs (for example an MCP fixture server) in init functions.
 var testCommands = map[string]func(){
-	"mcpsync": func() { setUpRuntime(); os.Exit(Main(os.Args[1:])) }, // as main runs it
+	"mcpsync": func() { gctune.Apply(os.LookupEnv); os.Exit(Main(os.Args[1:])) }, // as main runs it
 }
 
 func TestMain(m *testing.M) {
