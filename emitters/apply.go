@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpsync/mcpsync/internal/atomicfile"
@@ -120,8 +121,9 @@ func stateFileName(path string) string { return "state~" + EscapePath(path) + ".
 //     killed mcpsync left next to the plan's files are removed;
 //  4. each file is written atomically (temp file, fsync, rename) through
 //     symlinks, keeping its mode (0600 for new files); a file checked
-//     again right before its write;
-//  5. if a write fails, the files already written by this apply are
+//     again right before its write; the files written at once, then the
+//     files removed (writeAll);
+//  5. if a write fails, the files this apply wrote or removed are
 //     restored from the backups and the error says so;
 //  6. the state records the new hashes and managed entries, and is saved;
 //  7. old backups are pruned (opts.Retention).
@@ -173,17 +175,15 @@ func Apply(p *Plan, opts ApplyOptions) (*Result, error) {
 			}
 			opts.BeforeWrite(paths)
 		}
-		for i, fc := range changes {
-			err := fc.write()
-			if err == nil {
-				if fc.Kind == Delete {
-					res.Removed = append(res.Removed, fc.Path)
-				} else {
-					res.Written = append(res.Written, fc.Path)
-				}
-				continue
+		if done, err := writeAll(changes, maxWriters); err != nil {
+			return nil, rollback(done, manifest, dir, err)
+		}
+		for _, fc := range changes {
+			if fc.Kind == Delete {
+				res.Removed = append(res.Removed, fc.Path)
+			} else {
+				res.Written = append(res.Written, fc.Path)
 			}
-			return nil, rollback(changes[:i], manifest, dir, err)
 		}
 	}
 	if opts.State != nil {
@@ -208,6 +208,60 @@ func Apply(p *Plan, opts ApplyOptions) (*Result, error) {
 		res.Pruned, _ = PruneBackups(opts.StateDir, r, at)
 	}
 	return res, nil
+}
+
+// maxWriters bounds the files Apply writes at once.
+const maxWriters = 16
+
+// writeAll writes every change: the files a plan writes all at once, each
+// atomically (its temporary copy, fsync and rename do not wait for another
+// file's, and the fsyncs of one journal commit together), then the files
+// it removes, one after the other (removing a file removes the folders it
+// leaves empty, which a file being written may be about to use), at most
+// writers at a time. It returns the first error in the plan's order, and
+// the changes made, for rollback.
+func writeAll(changes []*FileChange, writers int) (done []*FileChange, err error) {
+	errs := make([]error, len(changes))
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, writers)
+	for i, fc := range changes {
+		if fc.Kind == Delete {
+			continue
+		}
+		wg.Go(func() {
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			errs[i] = fc.write()
+		})
+	}
+	wg.Wait()
+	for i, fc := range changes {
+		if errs[i] == nil && fc.Kind != Delete {
+			done = append(done, fc)
+		}
+	}
+	if err := firstErr(errs); err != nil {
+		return done, err
+	}
+	for _, fc := range changes {
+		if fc.Kind != Delete {
+			continue
+		}
+		if err := fc.write(); err != nil {
+			return done, err
+		}
+		done = append(done, fc)
+	}
+	return done, nil
+}
+
+func firstErr(errs []error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // unchangedOnDisk reports whether the file still holds what was planned on.

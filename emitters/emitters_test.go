@@ -303,6 +303,34 @@ func TestFailedWriteRollsBackEarlierFiles(t *testing.T) {
 	}
 }
 
+// The files of a plan are written at once: a file refused first in the
+// plan's order must still have every other file restored, whether or
+// not its write had already happened.
+func TestFailedWriteRollsBackEveryOtherFile(t *testing.T) {
+	sb := newSandbox(t)
+	var targets []Target
+	for _, id := range []string{"a", "b", "c", "d"} {
+		sb.write("."+id, "# "+id+"\n")
+		targets = append(targets, sb.target(lineAdapter{id: id}, ""))
+	}
+	p := sb.plan(targets, []canonical.Server{stdio("gh", "npx")}, nil)
+	_, err := Apply(p, ApplyOptions{StateDir: sb.stateDir, State: sb.st, BeforeWrite: func([]string) {
+		sb.write(".a", "# late change\n")
+	}})
+	var drift *DriftError
+	if !errors.As(err, &drift) || len(drift.Paths) != 1 || filepath.Base(drift.Paths[0]) != ".a" {
+		t.Fatalf("want a drift error for .a, got %v", err)
+	}
+	for _, id := range []string{"b", "c", "d"} {
+		if got := sb.read("." + id); got != "# "+id+"\n" {
+			t.Errorf(".%s was not restored: %q", id, got)
+		}
+	}
+	if got := sb.read(".a"); got != "# late change\n" {
+		t.Fatalf(".a was touched: %q", got)
+	}
+}
+
 func TestSymlinkIsKeptAndBackupWritten(t *testing.T) {
 	sb := newSandbox(t)
 	a := lineAdapter{id: "fake"}
