@@ -287,6 +287,47 @@ func TestSecretMaskKnowsTheServersSecrets(t *testing.T) {
 	}
 }
 
+// A plan that let its server sets go once planned (DropSets: a plan that
+// is written, not shown) still masks every secret its diff would show,
+// the old entry's and the new one's: it reads them again from the bytes.
+func TestSecretMaskAfterSetsDropped(t *testing.T) {
+	secretsShown := []string{"oldtok5678wxyz", "Qm7Lp2Vx9Rk4Tz8Wc3Nb6Hy5Jd1Fg", "abcd1234efgh", "Zk3q9XvB2mLp7RtW4nYc8HsD6fGj"}
+	var diffs []string
+	for _, drop := range []bool{false, true} {
+		sb := newSandbox(t)
+		a := lineAdapter{id: "a"}
+		target := sb.target(a, "")
+		old := stdio("gh", "npx", "--token", secretsShown[0])
+		old.Env = map[string]string{"PROJECT": secretsShown[1]}
+		sb.write(".a", a.entry(target.Location, old, "\n"))
+		srv := stdio("gh", "npx", "--token", secretsShown[2])
+		srv.Env = map[string]string{"PROJECT": secretsShown[3]}
+		p := sb.plan([]Target{target}, []canonical.Server{srv}, func(o *ExportOptions) { o.Force, o.DropSets = true, drop })
+		tp := p.Files[0].Targets[0]
+		if dropped := tp.Current.Len()+tp.Desired.Len()+tp.After.Len() == 0; dropped != drop {
+			t.Fatalf("DropSets %v: sets dropped %v", drop, dropped)
+		}
+		mask := p.SecretMask()
+		for _, v := range []string{secretsShown[0], secretsShown[2]} {
+			// alone on a line, as a multi-line args array prints it:
+			// only the servers' own secrets say it is one
+			if line := `    "` + v + `",`; mask(line) == line {
+				t.Fatalf("DropSets %v: %s is not masked", drop, v)
+			}
+		}
+		d := p.Diff(DiffOptions{Base: sb.home, Mask: mask})
+		for _, leak := range secretsShown {
+			if strings.Contains(d, leak) {
+				t.Fatalf("DropSets %v: the diff shows %s:\n%s", drop, leak, d)
+			}
+		}
+		diffs = append(diffs, d)
+	}
+	if diffs[0] != diffs[1] {
+		t.Fatalf("masked differently once the sets are dropped:\n%s\n---\n%s", diffs[0], diffs[1])
+	}
+}
+
 func TestPlanWriteIsBackedUpAndDriftChecked(t *testing.T) {
 	sb := newSandbox(t)
 	path := sb.write("store.hcl", "# v1\n")

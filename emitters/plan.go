@@ -206,6 +206,9 @@ type Plan struct {
 	forgetBases []string
 	// baseSources names the team source of the bases that come from one.
 	baseSources map[string]string
+	// setsDropped: the targets' server sets were let go after planning
+	// (ExportOptions.DropSets).
+	setsDropped bool
 }
 
 // Changes returns the files that would be written or removed.
@@ -245,6 +248,17 @@ type ExportOptions struct {
 	// Decoded, when set, keeps what the client files decoded to (see
 	// DecodeMemo).
 	Decoded *DecodeMemo
+	// Planned, when set, is called with each file once it is planned (and
+	// not when it could not be read), on the planner's goroutine: several
+	// at once, so it must be safe for that. It lets a caller check files
+	// while others are still being planned.
+	Planned func(*FileChange)
+	// DropSets lets go of each file's server sets (TargetPlan.Current,
+	// Desired and After) once it is planned, checked and Planned has
+	// seen it, for a plan that is applied and not shown: they are most of
+	// a large plan's memory, and nothing that writes needs them after.
+	// SecretMask then reads them back from the bytes.
+	DropSets bool
 }
 
 // PlanExport plans writing the store's servers into every target. Targets
@@ -256,10 +270,10 @@ func PlanExport(targets []Target, opts ExportOptions) *Plan {
 	if opts.Allows == nil {
 		opts.Allows = func(string, string) bool { return true }
 	}
-	p := &Plan{storePath: opts.StorePath, baseSources: opts.Sources}
+	p := &Plan{storePath: opts.StorePath, baseSources: opts.Sources, setsDropped: opts.DropSets}
 	exported := map[string]bool{}
 	pruned := map[string]bool{}
-	clean := map[string]bool{} // see projectSecrets
+	var clean cleanHashes // see projectSecrets
 	groups := groupByFile(targets)
 	type planned struct {
 		fc               *FileChange
@@ -267,31 +281,41 @@ func PlanExport(targets []Target, opts ExportOptions) *Plan {
 		exported, pruned map[string]bool
 	}
 	files := make([]planned, len(groups))
-	// Each file is planned on its own (read, encoded, read back), as many
-	// at once as there are processors; what they found is merged in order.
+	// Each file is planned on its own (read, encoded, read back, checked),
+	// as many at once as there are processors; what they found is merged
+	// in order. The checks run here too: at 10,000 servers they were a
+	// tenth of an export, waiting on one processor for the last file.
 	eachFile(len(groups), func(i int) {
 		fc := readFile(groups[i])
 		pl := planned{fc: fc, unread: fc.Diags.HasErrors(), exported: map[string]bool{}, pruned: map[string]bool{}}
 		if !pl.unread {
-			planFileExport(fc, groups[i], opts, pl.exported, pl.pruned)
+			group := groups[i]
+			planFileExport(fc, group, opts, pl.exported, pl.pruned)
+			if fc.Changed() && !fc.Diags.HasErrors() && !group[0].Location.Shown {
+				fc.Diags = append(fc.Diags, checkWritable(fc, clientNames(group))...)
+				fc.Diags = append(fc.Diags, readableSecrets(fc)...)
+				fc.Diags = append(fc.Diags, projectSecrets(fc, &clean)...)
+			}
+			if opts.Planned != nil {
+				opts.Planned(fc)
+			}
+			if opts.DropSets {
+				for _, tp := range fc.Targets {
+					tp.Current, tp.Desired, tp.After = canonical.Set{}, canonical.Set{}, canonical.Set{}
+				}
+			}
 		}
 		files[i] = pl
 	})
-	for i, pl := range files {
-		fc, group := pl.fc, groups[i]
+	for _, pl := range files {
+		fc := pl.fc
 		p.Files = append(p.Files, fc)
+		p.Diags = append(p.Diags, fc.Diags...)
 		if pl.unread {
-			p.Diags = append(p.Diags, fc.Diags...)
 			continue
 		}
 		maps.Copy(exported, pl.exported)
 		maps.Copy(pruned, pl.pruned)
-		if fc.Changed() && !fc.Diags.HasErrors() && !group[0].Location.Shown {
-			fc.Diags = append(fc.Diags, checkWritable(fc, clientNames(group))...)
-			fc.Diags = append(fc.Diags, readableSecrets(fc)...)
-			fc.Diags = append(fc.Diags, projectSecrets(fc, clean)...)
-		}
-		p.Diags = append(p.Diags, fc.Diags...)
 	}
 	for _, srv := range opts.Servers.Servers {
 		if exported[srv.Name] {

@@ -72,8 +72,24 @@ func (p *Plan) SecretMask() func(line string) string {
 	var sets []canonical.Set
 	for _, fc := range p.Files {
 		for _, tp := range fc.Targets {
+			if p.setsDropped {
+				// Let go after planning (ExportOptions.DropSets): read
+				// again from the bytes the diff shows.
+				sets = append(sets, tp.decoded(fc.Before), tp.decoded(fc.After))
+				continue
+			}
 			sets = append(sets, tp.Current, tp.Desired, tp.After)
 		}
 	}
 	return secrets.ScrubberFor(sets...).Line
+}
+
+// decoded is what tp's section of data holds, as far as it reads; nothing
+// for a file that is not there.
+func (tp *TargetPlan) decoded(data []byte) canonical.Set {
+	if data == nil {
+		return canonical.Set{}
+	}
+	set, _ := tp.Target.Adapter.Decode(tp.Target.Location, data)
+	return set
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
@@ -362,10 +363,10 @@ func SharedSecret(srv canonical.Server, path string) *canonical.Diagnostic {
 // (Root set) that hold a literal secret; entries the file already had are
 // the user's and stay as they are.
 //
-// clean, shared by the files of one plan, holds the ledger hashes of the
-// servers found to hold no secret: the same server written into five
-// project files is scanned once.
-func projectSecrets(fc *FileChange, clean map[string]bool) canonical.Diagnostics {
+// clean, shared by the files of one plan (planned at once, see eachFile),
+// holds the ledger hashes of the servers found to hold no secret: the
+// same server written into five project files is scanned once.
+func projectSecrets(fc *FileChange, clean *cleanHashes) canonical.Diagnostics {
 	if fc.Root == "" || !fc.Changed() || fc.After == nil {
 		return nil
 	}
@@ -383,14 +384,14 @@ func projectSecrets(fc *FileChange, clean map[string]bool) canonical.Diagnostics
 			hash := ""
 			if m := tp.manage[e.Name]; m != nil {
 				hash = m.Hash // the snapshot of this very read-back
-				if clean[hash] {
+				if clean.has(hash) {
 					continue
 				}
 			}
 			if d := SharedSecret(srv, fc.Path); d != nil {
 				ds = append(ds, d)
 			} else if hash != "" {
-				clean[hash] = true
+				clean.add(hash)
 			}
 		}
 	}
@@ -430,4 +431,26 @@ func clientNames(group []Target) string {
 		}
 	}
 	return strings.Join(out, ", ")
+}
+
+// cleanHashes is the set of server hashes projectSecrets found clean, safe
+// for the files of a plan checked at once.
+type cleanHashes struct {
+	mu sync.Mutex
+	m  map[string]bool
+}
+
+func (c *cleanHashes) has(hash string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.m[hash]
+}
+
+func (c *cleanHashes) add(hash string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[string]bool{}
+	}
+	c.m[hash] = true
 }

@@ -157,13 +157,16 @@ func PlanSync(in *SyncInput, opts SyncOptions) *Plan {
 	if opts.Store != nil {
 		p.Files = append(p.Files, storeChange(opts.Store))
 	}
-	clean := map[string]bool{} // see projectSecrets
-	eachFile(len(in.Files), func(i int) { planFileSync(in.Files[i], opts) })
+	var clean cleanHashes // see projectSecrets
+	eachFile(len(in.Files), func(i int) {
+		fc := in.Files[i]
+		planFileSync(fc, opts)
+		if !fc.Diags.HasErrors() {
+			fc.Diags = append(fc.Diags, projectSecrets(fc, &clean)...)
+		}
+	})
 	for _, fc := range in.Files {
 		p.Files = append(p.Files, fc)
-		if !fc.Diags.HasErrors() {
-			fc.Diags = append(fc.Diags, projectSecrets(fc, clean)...)
-		}
 		p.Diags = append(p.Diags, fc.Diags...)
 	}
 	return p

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/desired"
@@ -37,6 +38,12 @@ type ExportOptions struct {
 	Servers []string
 	// DryRun plans without taking the lock: the plan is only shown.
 	DryRun bool
+	// WriteOnly says the plan will be applied and never shown: each file's
+	// server sets are let go as soon as it is planned and checked
+	// (emitters.ExportOptions.DropSets), which at 10,000 servers in every
+	// client's file was half the memory of the run. Its diff can still be
+	// shown, at the cost of reading the files' bytes again to mask it.
+	WriteOnly bool
 }
 
 // ExportRun is a planned export: print its Plan (a diff, --json), or Apply
@@ -166,6 +173,16 @@ func (e *Engine) planExport(run *ExportRun, o ExportOptions, st *store.Store, ad
 		servers, ds = windowsPaths(servers)
 		run.Diags = append(run.Diags, ds...)
 	}
+	// The checks of each file run as soon as it is planned, while the
+	// others are; their warnings are then added in the order they had
+	// when they ran after the plan, one check over every file after the
+	// other.
+	e.Registry() // made now: the checks only read it, several at once
+	checks := fileChecks{e: e, env: env, approvals: approvalLists{env: env}}
+	var unreadLists canonical.Diagnostics // approval lists read first, for the checks to share
+	for _, t := range targets {
+		unreadLists = append(unreadLists, checks.approvals.load(t.Adapter)...)
+	}
 	run.Plan = emitters.PlanExport(targets, emitters.ExportOptions{
 		Servers:   servers,
 		Allows:    st.Allows,
@@ -176,10 +193,13 @@ func (e *Engine) planExport(run *ExportRun, o ExportOptions, st *store.Store, ad
 		Force:     o.Force,
 		Encode:    formats.EncodeOptions{OS: o.GOOS, BridgeRemote: o.BridgeRemote, PromptInputs: o.PromptInputs},
 		Decoded:   e.decodes(nil),
+		Planned:   checks.check,
+		DropSets:  o.WriteOnly,
 	})
-	run.Plan.Diags = append(run.Plan.Diags, e.lostExtras(run.Plan)...)
-	run.Plan.Diags = append(run.Plan.Diags, e.unapprovedRefs(run.Plan, env)...)
-	run.Plan.Diags = append(run.Plan.Diags, e.otherReaders(run.Plan, env)...)
+	run.Plan.Diags = append(run.Plan.Diags, checks.of(run.Plan, lostExtrasCheck)...)
+	run.Plan.Diags = append(run.Plan.Diags, unreadLists...)
+	run.Plan.Diags = append(run.Plan.Diags, checks.of(run.Plan, unapprovedCheck)...)
+	run.Plan.Diags = append(run.Plan.Diags, checks.of(run.Plan, otherReadersCheck)...)
 	run.Plan.Diags = append(run.Plan.Diags, remotelyManaged(run.Plan)...)
 	run.Plan.Diags.Sort()
 	return nil
@@ -322,4 +342,51 @@ func windowsPaths(servers canonical.Set) (canonical.Set, canonical.Diagnostics) 
 		out.Servers = append(out.Servers, srv)
 	}
 	return out, ds
+}
+
+// fileChecks runs an export plan's checks of the servers written
+// (lostExtras, unapprovedRefs, otherReaders) on each file as soon as it
+// is planned (emitters.ExportOptions.Planned), while others are, and
+// keeps what they found by file.
+type fileChecks struct {
+	e         *Engine
+	env       formats.Env
+	approvals approvalLists // loaded before the plan: the checks only read it
+	mu        sync.Mutex
+	found     map[*emitters.FileChange]*[numFileChecks]canonical.Diagnostics
+}
+
+// The checks of fileChecks, in the order their warnings are added.
+const (
+	lostExtrasCheck = iota
+	unapprovedCheck
+	otherReadersCheck
+	numFileChecks
+)
+
+func (c *fileChecks) check(fc *emitters.FileChange) {
+	var found [numFileChecks]canonical.Diagnostics
+	found[lostExtrasCheck] = c.e.lostExtrasOf(fc)
+	for _, tp := range fc.Targets {
+		found[unapprovedCheck] = append(found[unapprovedCheck], c.approvals.check(fc, tp, c.e.Display)...)
+	}
+	found[otherReadersCheck] = c.e.otherReadersOf(fc, c.env)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.found == nil {
+		c.found = map[*emitters.FileChange]*[numFileChecks]canonical.Diagnostics{}
+	}
+	c.found[fc] = &found
+}
+
+// of returns one check's findings, file after file in the plan's order:
+// the order they had when each check ran over the whole plan in turn.
+func (c *fileChecks) of(p *emitters.Plan, check int) canonical.Diagnostics {
+	var ds canonical.Diagnostics
+	for _, fc := range p.Files {
+		if found := c.found[fc]; found != nil {
+			ds = append(ds, found[check]...)
+		}
+	}
+	return ds
 }

@@ -15,6 +15,16 @@ import (
 // filters) and that this client does not get: it would otherwise get the
 // server without them, silently.
 func (e *Engine) lostExtras(p *emitters.Plan) canonical.Diagnostics {
+	var ds canonical.Diagnostics
+	for _, fc := range p.Files {
+		ds = append(ds, e.lostExtrasOf(fc)...)
+	}
+	return ds
+}
+
+// lostExtrasOf is lostExtras for one file of a plan, safe to run for
+// several files at once (emitters.ExportOptions.CheckFile).
+func (e *Engine) lostExtrasOf(fc *emitters.FileChange) canonical.Diagnostics {
 	clientName := func(id string) string {
 		if ad, err := e.Registry().Lookup(id); err == nil {
 			return ad.DisplayName()
@@ -22,34 +32,32 @@ func (e *Engine) lostExtras(p *emitters.Plan) canonical.Diagnostics {
 		return id // a plugin since removed
 	}
 	var ds canonical.Diagnostics
-	for _, fc := range p.Files {
-		for _, tp := range fc.Targets {
-			byName := tp.Desired.Indexed() // the servers as the plan writes them, Extra of every client included
-			for _, ec := range tp.Entries {
-				if ec.Action != emitters.Add && ec.Action != emitters.Update {
+	for _, tp := range fc.Targets {
+		byName := tp.Desired.Indexed() // the servers as the plan writes them, Extra of every client included
+		for _, ec := range tp.Entries {
+			if ec.Action != emitters.Add && ec.Action != emitters.Update {
+				continue
+			}
+			srv, ok := byName.Get(ec.Name)
+			if !ok {
+				continue
+			}
+			for _, from := range slices.Sorted(maps.Keys(srv.Extra)) {
+				if from == tp.Client {
 					continue
 				}
-				srv, ok := byName.Get(ec.Name)
-				if !ok {
-					continue
-				}
-				for _, from := range slices.Sorted(maps.Keys(srv.Extra)) {
-					if from == tp.Client {
+				for _, key := range slices.Sorted(maps.Keys(srv.Extra[from])) {
+					effect := formats.ExtraEffect(key)
+					if effect == "" {
 						continue
 					}
-					for _, key := range slices.Sorted(maps.Keys(srv.Extra[from])) {
-						effect := formats.ExtraEffect(key)
-						if effect == "" {
-							continue
-						}
-						name := tp.Target.Adapter.DisplayName()
-						d := canonical.Warnf("server %q: %s gets it without %s, the key %q only %s's file has",
-							srv.Name, name, effect, key, clientName(from))
-						d.Detail = "give the server the same in a form every client reads (headers with a ${VAR} reference, cwd, env in the store), " +
-							"or keep it to " + clientName(from) + " with client \"" + tp.Client + "\" { exclude = [\"" + srv.Name + "\"] } in the store"
-						d.Server, d.Field = srv.Name, from+"."+key
-						ds = append(ds, d.At(canonical.Pos{File: fc.Path}))
-					}
+					name := tp.Target.Adapter.DisplayName()
+					d := canonical.Warnf("server %q: %s gets it without %s, the key %q only %s's file has",
+						srv.Name, name, effect, key, clientName(from))
+					d.Detail = "give the server the same in a form every client reads (headers with a ${VAR} reference, cwd, env in the store), " +
+						"or keep it to " + clientName(from) + " with client \"" + tp.Client + "\" { exclude = [\"" + srv.Name + "\"] } in the store"
+					d.Server, d.Field = srv.Name, from+"."+key
+					ds = append(ds, d.At(canonical.Pos{File: fc.Path}))
 				}
 			}
 		}

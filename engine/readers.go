@@ -16,67 +16,52 @@ import (
 // writer's own read-back is checked by the plan itself; this is the file's
 // other audience, which would otherwise lose the server without a word.
 func (e *Engine) otherReaders(p *emitters.Plan, env formats.Env) canonical.Diagnostics {
-	type reader struct {
-		ad  formats.Adapter
-		loc formats.Location
-	}
-	var byPath map[string][]reader
 	var ds canonical.Diagnostics
-	// The files written: a client that says it reads none of them is not
-	// loaded to ask where it reads (formats.ReadHinter).
-	var paths []string
 	for _, fc := range p.Files {
-		if fc.Changed() && fc.After != nil {
-			paths = append(paths, fc.Path)
+		ds = append(ds, e.otherReadersOf(fc, env)...)
+	}
+	return ds
+}
+
+// otherReadersOf is otherReaders for one file of a plan. It only reads
+// the plan and the registry, so that files can be checked at once
+// (emitters.ExportOptions.CheckFile).
+func (e *Engine) otherReadersOf(fc *emitters.FileChange, env formats.Env) canonical.Diagnostics {
+	if !fc.Changed() || fc.After == nil {
+		return nil
+	}
+	written := map[string]bool{}
+	writers := map[string]bool{}
+	for _, tp := range fc.Targets {
+		writers[tp.Client] = true
+		for _, ec := range tp.Entries {
+			if ec.Action == emitters.Add || ec.Action == emitters.Update {
+				written[ec.Name] = true
+			}
 		}
 	}
-	mayRead := func(ad formats.Adapter) bool {
-		h, ok := ad.(formats.ReadHinter)
-		if _, moved := env.Files[ad.ID()]; !ok || moved {
-			return true
-		}
-		for _, p := range paths {
-			if h.MayRead(p, env) {
-				return true
-			}
-		}
-		return false
+	if len(written) == 0 {
+		return nil
 	}
-	for _, fc := range p.Files {
-		if !fc.Changed() || fc.After == nil {
+	var ds canonical.Diagnostics
+	path := filepath.Clean(fc.Path)
+	for _, ad := range e.Registry().All() {
+		if writers[ad.ID()] {
 			continue
 		}
-		written := map[string]bool{}
-		writers := map[string]bool{}
-		for _, tp := range fc.Targets {
-			writers[tp.Client] = true
-			for _, ec := range tp.Entries {
-				if ec.Action == emitters.Add || ec.Action == emitters.Update {
-					written[ec.Name] = true
-				}
-			}
-		}
-		if len(written) == 0 {
-			continue
-		}
-		if byPath == nil { // computed once, only when something is written
-			byPath = map[string][]reader{}
-			for _, ad := range e.Registry().All() {
-				if !mayRead(ad) {
-					continue
-				}
-				for _, loc := range ad.Locations(env) {
-					k := filepath.Clean(loc.Path)
-					byPath[k] = append(byPath[k], reader{ad, loc})
-				}
-			}
-		}
-		for _, r := range byPath[filepath.Clean(fc.Path)] {
-			if writers[r.ad.ID()] {
+		// A client that says it does not read this file is not loaded to
+		// ask where it reads (formats.ReadHinter).
+		if h, ok := ad.(formats.ReadHinter); ok {
+			if _, moved := env.Files[ad.ID()]; !moved && !h.MayRead(fc.Path, env) {
 				continue
 			}
-			before := skippedBy(r.ad, r.loc, fc.Before)
-			for name, d := range skippedBy(r.ad, r.loc, fc.After) {
+		}
+		for _, loc := range ad.Locations(env) {
+			if filepath.Clean(loc.Path) != path {
+				continue
+			}
+			before := skippedBy(ad, loc, fc.Before)
+			for name, d := range skippedBy(ad, loc, fc.After) {
 				if !written[name] || before[name] != nil {
 					continue
 				}
@@ -84,14 +69,14 @@ func (e *Engine) otherReaders(p *emitters.Plan, env formats.Env) canonical.Diagn
 				if _, rest, ok := strings.Cut(why, " is skipped: "); ok {
 					why = rest
 				}
-				who := r.ad.DisplayName()
-				if ar, ok := r.ad.(formats.AlsoReader); ok && len(ar.AlsoReadBy()) > 0 {
+				who := ad.DisplayName()
+				if ar, ok := ad.(formats.AlsoReader); ok && len(ar.AlsoReadBy()) > 0 {
 					who += " (and " + strings.Join(ar.AlsoReadBy(), ", ") + ", which reads its files)"
 				}
 				w := canonical.Warnf("%s also reads this file and would skip it: %s", who, why)
 				w.Detail = d.Detail
 				if w.Detail == "" {
-					w.Detail = "keep the server to clients that read it, with client \"" + r.ad.ID() + "\" { exclude = [\"" + name + "\"] } in the store, or give it a form " + r.ad.DisplayName() + " reads"
+					w.Detail = "keep the server to clients that read it, with client \"" + ad.ID() + "\" { exclude = [\"" + name + "\"] } in the store, or give it a form " + ad.DisplayName() + " reads"
 				}
 				w.Server, w.Field = name, d.Field
 				ds = append(ds, w.At(canonical.Pos{File: fc.Path}))

@@ -29,6 +29,7 @@ func (a *App) exportCommand() *cli.Command {
 				return err
 			}
 			o.DryRun = cmd.Bool("dry-run")
+			o.WriteOnly = !o.DryRun // the plan is written, not shown: see runExport
 			return a.runExport(o, cmd.Bool("show-secrets"))
 		},
 	}
