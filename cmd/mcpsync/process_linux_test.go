@@ -1,0 +1,159 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcpsync/mcpsync/internal/benchgoal"
+)
+
+// BenchmarkProcess holds the goals of whole runs of the built mcpsync, a
+// process each, against a floor measured in the same run where there is
+// one (Linux: it reads the peak resident memory from the kernel).
+//
+//   - start: 'mcpsync version' and 'mcpsync list' (an empty store),
+//     alternating with a Go hello world built here: x-hello at most 3.
+//
+//   - servers=50: a fresh export to Claude Code, Cursor, VS Code, Codex
+//     and OpenCode's project files: x-12MiB, its peak resident memory
+//     over 12 MiB, at most 1.
+//
+//   - servers=10000: a fresh export to every client's project file (not
+//     with -short): x-3s and x-300MB, its time and peak resident memory
+//     over those, at most 1.
+//
+//     go test ./cmd/mcpsync -run '^$' -bench Process -benchtime 5x
+func BenchmarkProcess(b *testing.B) {
+	bin := mcpsyncBinary(b)
+	b.Run("start", func(b *testing.B) {
+		hello := helloWorld(b)
+		home := b.TempDir()
+		env := sandboxEnv(home)
+		var hw, version, list time.Duration
+		for range b.N * 10 { // a start is short: ten of each per iteration
+			hw += timeRun(b, env, home, hello).took
+			version += timeRun(b, env, home, bin, "version").took
+			list += timeRun(b, env, home, bin, "list").took
+		}
+		n := time.Duration(b.N * 10)
+		b.ReportMetric(float64((hw/n).Microseconds())/1000, "ms-hello")
+		b.ReportMetric(float64((version/n).Microseconds())/1000, "ms-version")
+		b.ReportMetric(float64((list/n).Microseconds())/1000, "ms-list")
+		benchgoal.Ratio(b, "version-x-hello", float64(version)/float64(hw), 3)
+		benchgoal.Ratio(b, "list-x-hello", float64(list)/float64(hw), 3)
+	})
+	for _, job := range []struct {
+		servers int
+		clients func() string
+	}{
+		{50, func() string { return "claude-code,cursor,vscode,codex,opencode" }},
+		{10000, func() string { return strings.Join(clientIDs(b, bin), ",") }},
+	} {
+		b.Run(fmt.Sprintf("servers=%d", job.servers), func(b *testing.B) {
+			if job.servers == 10000 && testing.Short() {
+				b.Skip("10,000 servers: not with -short")
+			}
+			home := b.TempDir()
+			proj := filepath.Join(home, "proj")
+			write(b, filepath.Join(proj, ".git", "HEAD"), []byte("ref: refs/heads/main\n"))
+			write(b, filepath.Join(proj, "mcpsync.hcl"), []byte(benchStore(job.servers)))
+			env := sandboxEnv(home)
+			clients := job.clients()
+			fresh := func() run {
+				// Only the store and .git stay: every client file is new.
+				entries, _ := os.ReadDir(proj)
+				for _, e := range entries {
+					if e.Name() != "mcpsync.hcl" && e.Name() != ".git" {
+						os.RemoveAll(filepath.Join(proj, e.Name()))
+					}
+				}
+				os.RemoveAll(filepath.Join(home, ".local", "state"))
+				return timeRun(b, env, proj, bin, "export", "--scope", "project", "--to", clients)
+			}
+			fresh() // the store's first read, cached for the runs timed
+			var took time.Duration
+			var peak int64
+			for range b.N {
+				r := fresh()
+				took, peak = took+r.took, max(peak, r.maxRSS)
+			}
+			took /= time.Duration(b.N)
+			b.ReportMetric(float64(took.Microseconds())/1000, "ms")
+			b.ReportMetric(float64(peak)/(1<<20), "MiB-peak")
+			if job.servers == 50 {
+				benchgoal.Ratio(b, "x-12MiB", float64(peak)/(12<<20), 1)
+				return
+			}
+			benchgoal.Ratio(b, "x-3s", took.Seconds()/3, 1)
+			benchgoal.Ratio(b, "x-300MB", float64(peak)/300e6, 1)
+		})
+	}
+}
+
+// run is one process's wall time and peak resident memory (bytes).
+type run struct {
+	took   time.Duration
+	maxRSS int64
+}
+
+// timeRun runs name with args in dir and env, and fails b if it fails.
+func timeRun(b *testing.B, env []string, dir, name string, args ...string) run {
+	b.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir, cmd.Env = dir, env
+	t := time.Now()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+	}
+	took := time.Since(t)
+	return run{took, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10} // Linux: KiB
+}
+
+// sandboxEnv is the environment of a run on a machine whose home is home.
+func sandboxEnv(home string) []string {
+	return append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
+		"XDG_STATE_HOME="+filepath.Join(home, ".local", "state"), "XDG_CACHE_HOME="+filepath.Join(home, ".cache"),
+		"API_KEY=k", "TOKEN=t", "NO_COLOR=1")
+}
+
+// helloWorld builds the floor of a start: a Go program that prints a line.
+func helloWorld(b *testing.B) string {
+	b.Helper()
+	dir := b.TempDir()
+	write(b, filepath.Join(dir, "go.mod"), []byte("module hello\n\ngo 1.22\n"))
+	write(b, filepath.Join(dir, "main.go"), []byte("package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"hello\") }\n"))
+	bin := filepath.Join(dir, "hello")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("go build hello: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// clientIDs names every client the built mcpsync knows.
+func clientIDs(b *testing.B, bin string) []string {
+	b.Helper()
+	out, err := exec.Command(bin, "clients", "--json").Output()
+	if err != nil {
+		b.Fatalf("mcpsync clients --json: %v", err)
+	}
+	var clients []struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(out, &clients); err != nil {
+		b.Fatal(err)
+	}
+	ids := make([]string, len(clients))
+	for i, c := range clients {
+		ids[i] = c.ID
+	}
+	return ids
+}
