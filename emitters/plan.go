@@ -293,7 +293,7 @@ func PlanExport(targets []Target, opts ExportOptions) *Plan {
 			planFileExport(fc, group, opts, pl.exported, pl.pruned)
 			if fc.Changed() && !fc.Diags.HasErrors() && !group[0].Location.Shown {
 				fc.Diags = append(fc.Diags, checkWritable(fc, clientNames(group))...)
-				fc.Diags = append(fc.Diags, readableSecrets(fc)...)
+				fc.Diags = append(fc.Diags, readableSecrets(fc, &clean.scan)...)
 				fc.Diags = append(fc.Diags, projectSecrets(fc, &clean)...)
 			}
 			if opts.Planned != nil {

@@ -310,13 +310,13 @@ func checkWritable(fc *FileChange, clients string) canonical.Diagnostics {
 // readableSecrets warns when a file every user of the machine can read is
 // about to hold a literal secret mcpsync writes into it: the write keeps
 // the file's mode, so the secret would be readable by all.
-func readableSecrets(fc *FileChange) canonical.Diagnostics {
+func readableSecrets(fc *FileChange, scan *secrets.Scanner) canonical.Diagnostics {
 	if fc.Before == nil || fc.After == nil || fc.Mode&0o004 == 0 {
 		return nil
 	}
 	for _, tp := range fc.Targets {
 		for _, srv := range tp.After.Servers {
-			fs := secrets.ScanServer(srv)
+			fs := scan.Server(srv)
 			if len(fs) == 0 || !bytes.Contains(fc.After, []byte(fs[0].Value)) {
 				continue
 			}
@@ -335,11 +335,16 @@ func readableSecrets(fc *FileChange) canonical.Diagnostics {
 // mcpsync.hcl): everyone who clones the repository would get it. It
 // returns nil when srv holds none.
 func SharedSecret(srv canonical.Server, path string) *canonical.Diagnostic {
+	return sharedSecret(nil, srv, path)
+}
+
+// sharedSecret is SharedSecret, scanning with scan.
+func sharedSecret(scan *secrets.Scanner, srv canonical.Server, path string) *canonical.Diagnostic {
 	// Only what is a secret for sure stops the write: a value that merely
 	// looks random (a long temporary path, a hash) is warned about
 	// elsewhere, never refused.
 	var fs []secrets.ServerFinding
-	for _, f := range secrets.ScanServer(srv) {
+	for _, f := range scan.Server(srv) {
 		if f.Kind != secrets.KindHighEntropy {
 			fs = append(fs, f)
 		}
@@ -388,7 +393,7 @@ func projectSecrets(fc *FileChange, clean *cleanHashes) canonical.Diagnostics {
 					continue
 				}
 			}
-			if d := SharedSecret(srv, fc.Path); d != nil {
+			if d := sharedSecret(&clean.scan, srv, fc.Path); d != nil {
 				ds = append(ds, d)
 			} else if hash != "" {
 				clean.add(hash)
@@ -433,11 +438,16 @@ func clientNames(group []Target) string {
 	return strings.Join(out, ", ")
 }
 
-// cleanHashes is the set of server hashes projectSecrets found clean, safe
-// for the files of a plan checked at once.
+// cleanHashes is the set of server hashes projectSecrets found clean, and
+// the scanner the secret checks share, safe for the files of a plan
+// checked at once.
 type cleanHashes struct {
 	mu sync.Mutex
 	m  map[string]bool
+	// scan scans the servers of the plan's files, each value once: a
+	// server whose hash is new (another client reads it back in its own
+	// way) mostly holds values scanned already.
+	scan secrets.Scanner
 }
 
 func (c *cleanHashes) has(hash string) bool {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/mcpsync/mcpsync/canonical"
 )
@@ -60,34 +61,85 @@ func article(label string) string {
 // that flag), the URL, the command, the OAuth client secret and the string
 // values of client-specific keys. Each finding proposes the variable a
 // reference should use.
-func ScanServer(srv canonical.Server) []ServerFinding {
+func ScanServer(srv canonical.Server) []ServerFinding { return (*Scanner)(nil).Server(srv) }
+
+// Scanner is ScanServer with a memory: each value is scanned once in each
+// field it sits in, however many servers and files hold it. A plan checks
+// every server it writes into a project's file, and most values ("npx",
+// "-y", "${API_KEY}", a server's url in every client's file) come again
+// and again. It is safe for concurrent use; the zero value is ready, and
+// a nil one remembers nothing.
+type Scanner struct {
+	mu   sync.Mutex
+	seen map[scanned][]Finding
+}
+
+type scanned struct {
+	f     Field
+	value string
+}
+
+// scan is Scan, remembered.
+func (s *Scanner) scan(f Field, value string) []Finding {
+	if s == nil {
+		return Scan(f, value)
+	}
+	k := scanned{f, value}
+	s.mu.Lock()
+	fs, ok := s.seen[k]
+	s.mu.Unlock()
+	if ok {
+		return fs
+	}
+	fs = Scan(f, value)
+	s.mu.Lock()
+	if s.seen == nil {
+		s.seen = map[scanned][]Finding{}
+	}
+	s.seen[k] = fs
+	s.mu.Unlock()
+	return fs
+}
+
+// Server is ScanServer(srv), each value scanned once (see Scanner).
+func (s *Scanner) Server(srv canonical.Server) []ServerFinding {
 	var out []ServerFinding
-	add := func(field, key string, f Field, value string, extractable bool) {
-		for _, fd := range Scan(f, value) {
+	// The field's name and the key of the variable are only made for a
+	// value that holds a secret: most hold none.
+	add := func(fds []Finding, field, key string, extractable bool) {
+		for _, fd := range fds {
 			out = append(out, ServerFinding{Finding: fd, Field: field, Extractable: extractable,
 				Var: suggestVar(srv.Name, field, key, fd)})
 		}
 	}
 	for _, k := range sortedKeys(srv.Env) {
-		add("env."+k, k, Field{Place: InEnv, Name: k}, srv.Env[k], true)
+		if fds := s.scan(Field{Place: InEnv, Name: k}, srv.Env[k]); len(fds) > 0 {
+			add(fds, "env."+k, k, true)
+		}
 	}
 	for _, k := range sortedKeys(srv.Headers) {
-		add("headers."+k, k, Field{Place: InHeader, Name: k}, srv.Headers[k], true)
+		if fds := s.scan(Field{Place: InHeader, Name: k}, srv.Headers[k]); len(fds) > 0 {
+			add(fds, "headers."+k, k, true)
+		}
 	}
 	if srv.URL != "" {
-		add("url", "", Field{Place: InURL}, srv.URL, true)
+		add(s.scan(Field{Place: InURL}, srv.URL), "url", "", true)
 	}
-	add("command", "", Field{Place: InArg}, srv.Command, true)
+	add(s.scan(Field{Place: InArg}, srv.Command), "command", "", true)
 	for i, a := range srv.Args {
 		name := argName(srv.Args, i)
+		fds := s.scan(Field{Place: InArg, Name: name}, a)
+		if len(fds) == 0 {
+			continue
+		}
 		key := name
 		if m := argAssign.Get().FindStringSubmatch(a); m != nil {
 			key = m[1]
 		}
-		add(fmt.Sprintf("args[%d]", i), key, Field{Place: InArg, Name: name}, a, true)
+		add(fds, fmt.Sprintf("args[%d]", i), key, true)
 	}
 	if o := srv.Auth.OAuth; o != nil && o.ClientSecret != "" {
-		add("oauth.clientSecret", "client_secret", Field{Place: InOther, Name: "client_secret"}, o.ClientSecret, true)
+		add(s.scan(Field{Place: InOther, Name: "client_secret"}, o.ClientSecret), "oauth.clientSecret", "client_secret", true)
 	}
 	for _, client := range sortedKeys(srv.Extra) {
 		for _, key := range sortedKeys(srv.Extra[client]) {
@@ -95,12 +147,14 @@ func ScanServer(srv canonical.Server) []ServerFinding {
 			if json.Unmarshal(srv.Extra[client][key], &v) != nil {
 				continue
 			}
-			walkStrings(v, key, func(name, s string) {
-				add("extra."+client+"."+key, name, Field{Place: InOther, Name: name}, s, false)
+			walkStrings(v, key, func(name, str string) {
+				add(s.scan(Field{Place: InOther, Name: name}, str), "extra."+client+"."+key, name, false)
 			})
 		}
 	}
-	dedupeVars(out)
+	if len(out) > 1 {
+		dedupeVars(out)
+	}
 	return out
 }
 
