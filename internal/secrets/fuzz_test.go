@@ -3,6 +3,7 @@ package secrets
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -129,4 +130,44 @@ func TestSeedLinesFound(t *testing.T) {
 	if len(seedLines(t)) < 50 {
 		t.Fatalf("only %d seed lines", len(seedLines(t)))
 	}
+}
+
+// FuzzQuotedPairs holds quotedPairs, the scan MaskLine uses, equal to the
+// quotedPair regexp it stands for: the same matches, the same groups.
+func FuzzQuotedPairs(f *testing.F) {
+	for _, s := range append(seedTexts, seedLines(f)...) {
+		f.Add(s)
+	}
+	for _, s := range []string{`""ab": "x"`, `ab"cd": "x"`, `"a\"b": "c\"d"`, `k = "v\`, "k: \"a\\\nb\"", `k="a\é"`,
+		"k:\t\f\"\xff\\\xff\"", `"a":"b""c":"d"`, `x "-": ""`, `k : "v" , "t": "u"`, `"k"   =   "`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 4096 {
+			return
+		}
+		got, want := quotedPairs(s), quotedPair.Get().FindAllStringSubmatchIndex(s, -1)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("quotedPairs(%q) = %v, the regexp finds %v", s, got, want)
+		}
+	})
+}
+
+// FuzzYAMLPairGate holds mayBeYAMLPair to never turn away a line that
+// yamlPair matches.
+func FuzzYAMLPairGate(f *testing.F) {
+	for _, s := range append(seedTexts, seedLines(f)...) {
+		f.Add(s)
+	}
+	for _, s := range []string{"- key: v", "+  - token: abc", "--: x", "-- : y", " \t-\tk:  v # c", `"k": "v"`, "k=v", ":x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 4096 {
+			return
+		}
+		if !mayBeYAMLPair(s) && yamlPair.Get().MatchString(s) {
+			t.Fatalf("mayBeYAMLPair(%q) is false, and yamlPair matches it", s)
+		}
+	})
 }

@@ -41,6 +41,8 @@ func Mask(v string) string {
 
 var (
 	// quotedPair is "key": "value" (JSON) or key = "value" (TOML, HCL).
+	// MaskLine finds it with quotedPairs, which FuzzQuotedPairs holds
+	// equal to it.
 	quotedPair = lazyre.New(`("?)([A-Za-z0-9_.\-]+)("?\s*[:=]\s*")((?:[^"\\]|\\.)*)(")`)
 	// singleQuotedPair is key: 'value' (YAML) or key = 'value' (TOML).
 	singleQuotedPair = lazyre.New(`(['"]?)([A-Za-z0-9_.\-]+)(['"]?\s*[:=]\s*')([^']*)(')`)
@@ -60,13 +62,18 @@ var (
 // replaceMatches rewrites every match of re in s with what fn returns for
 // it; fn gets the submatch groups (missing groups are ""). One pass.
 func replaceMatches(re *regexp.Regexp, s string, fn func(g []string) string) string {
-	ms := re.FindAllStringSubmatchIndex(s, -1)
+	return replaceFound(s, re.FindAllStringSubmatchIndex(s, -1), fn)
+}
+
+// replaceFound is replaceMatches for the matches ms (submatch indices, as
+// FindAllStringSubmatchIndex gives them), found some other way.
+func replaceFound(s string, ms [][]int, fn func(g []string) string) string {
 	if ms == nil {
 		return s
 	}
 	var b strings.Builder
 	at := 0
-	g := make([]string, re.NumSubexp()+1)
+	g := make([]string, len(ms[0])/2)
 	for _, m := range ms {
 		for i := range g {
 			g[i] = ""
@@ -99,7 +106,7 @@ func MaskLine(line string) string {
 		return MaskText(line)
 	}
 	if strings.ContainsAny(line, ":=") {
-		line = replaceMatches(quotedPair.Get(), line, func(g []string) string {
+		line = replaceFound(line, quotedPairs(line), func(g []string) string {
 			return maskPair(g[1], g[2], g[3], g[4], g[5], g[0])
 		})
 		if strings.Contains(line, "'") {
@@ -107,8 +114,10 @@ func MaskLine(line string) string {
 				return maskPair(g[1], g[2], g[3], g[4], g[5], g[0])
 			})
 		}
-		if g := yamlPair.Get().FindStringSubmatch(line); g != nil {
-			line = maskPair(g[1], g[2], g[3], g[4], g[5], line)
+		if mayBeYAMLPair(line) {
+			if g := yamlPair.Get().FindStringSubmatch(line); g != nil {
+				line = maskPair(g[1], g[2], g[3], g[4], g[5], line)
+			}
 		}
 		if strings.Contains(line, "=") {
 			line = replaceMatches(assignPair.Get(), line, func(g []string) string {

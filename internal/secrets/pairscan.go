@@ -1,0 +1,113 @@
+package secrets
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// quotedPairs is quotedPair.FindAllStringSubmatchIndex(s, -1), found
+// without the regexp. Masking a diff runs quotedPair on nearly every line
+// (every JSON and TOML line with a quoted value), and Go's backtracking
+// matcher, trying each start in turn, was half of what a masked diff
+// cost. The pattern has one way to match from each start, so a scan
+// finds it: FuzzQuotedPairs holds the two equal.
+//
+// The pattern is ("?)([A-Za-z0-9_.\-]+)("?\s*[:=]\s*")((?:[^"\\]|\\.)*)(").
+// A match begins at a run of key characters, or at the quote just before
+// one; from any start inside the run it would go on the same way, so a
+// run that does not match is passed whole.
+func quotedPairs(s string) [][]int {
+	var out [][]int
+	for pos := 0; pos < len(s); {
+		a := pos
+		for a < len(s) && !isKeyByte(s[a]) {
+			a++
+		}
+		if a == len(s) {
+			break
+		}
+		b := a
+		for b < len(s) && isKeyByte(s[b]) {
+			b++
+		}
+		start := a
+		if a-1 >= pos && s[a-1] == '"' {
+			start = a - 1
+		}
+		m := quotedPairFrom(s, start, a, b)
+		if m == nil {
+			pos = b
+			continue
+		}
+		out = append(out, m)
+		pos = m[1]
+	}
+	return out
+}
+
+// quotedPairFrom is the match of quotedPair that begins at start, its key
+// s[a:b], or nil when there is none.
+func quotedPairFrom(s string, start, a, b int) []int {
+	c := b
+	if c < len(s) && s[c] == '"' {
+		c++
+	}
+	c = skipSpace(s, c)
+	if c == len(s) || (s[c] != ':' && s[c] != '=') {
+		return nil
+	}
+	c = skipSpace(s, c+1)
+	if c == len(s) || s[c] != '"' {
+		return nil
+	}
+	v := c + 1
+	k := v
+	for k < len(s) && s[k] != '"' {
+		if s[k] == '\\' {
+			// \\. : a backslash and the character after it, unless that
+			// is a line break (. does not match one) or there is none.
+			r, w := utf8.DecodeRuneInString(s[k+1:])
+			if w == 0 || r == '\n' {
+				return nil // neither alternative matches the backslash
+			}
+			k += 1 + w
+			continue
+		}
+		k++
+	}
+	if k == len(s) {
+		return nil
+	}
+	return []int{start, k + 1, start, a, a, b, b, v, v, k, k, k + 1}
+}
+
+// isKeyByte is [A-Za-z0-9_.\-].
+func isKeyByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-'
+}
+
+// skipSpace passes \s* (RE2's \s: tab, line feed, form feed, carriage
+// return and space) from i.
+func skipSpace(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\f' || s[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// mayBeYAMLPair reports whether yamlPair can match line, without it: the
+// pattern, anchored at the start, passes only +, - and white space before
+// its key, and needs a colon after. A JSON line ("key": …, {, }) cannot
+// match, and the regexp's set-up cost more than the answer.
+// FuzzYAMLPairGate holds that it never says no to a line that matches.
+func mayBeYAMLPair(line string) bool {
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; c {
+		case '+', '-', ' ', '\t', '\n', '\f', '\r':
+			continue
+		default:
+			return (isKeyByte(c) || c == ':') && strings.IndexByte(line[i:], ':') >= 0
+		}
+	}
+	return false
+}
