@@ -120,6 +120,45 @@ func init() {
 	providers = append(providers, &provider{prefixes: []string{"eyJ"},
 		re:    lazyre.New(`^eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`),
 		label: "JWT", kind: KindJWT})
+	indexTokenPrefixes()
+}
+
+// tokenPrefix is one literal prefix of a provider's tokens.
+type tokenPrefix struct {
+	id     int // its place among all prefixes
+	prefix string
+	p      *provider
+}
+
+// maxTokenPrefixes bounds the number of prefixes (an init check holds it).
+const maxTokenPrefixes = 64
+
+// tokenStarts maps a position's first two bytes to 1 + the index of the
+// group of prefixes that begin with them in tokenPrefixGroups (0: none).
+// Every prefix is at least two bytes long. Each group keeps the order of
+// providers, then of their prefixes.
+var (
+	tokenStarts       [1 << 16]uint8
+	tokenPrefixGroups [][]tokenPrefix
+)
+
+func indexTokenPrefixes() {
+	id := 0
+	for _, p := range providers {
+		for _, prefix := range p.prefixes {
+			if len(prefix) < 2 || id >= maxTokenPrefixes {
+				panic("secrets: a token prefix is shorter than two bytes, or there are too many")
+			}
+			k := uint16(prefix[0])<<8 | uint16(prefix[1])
+			if tokenStarts[k] == 0 {
+				tokenPrefixGroups = append(tokenPrefixGroups, nil)
+				tokenStarts[k] = uint8(len(tokenPrefixGroups))
+			}
+			g := tokenStarts[k] - 1
+			tokenPrefixGroups[g] = append(tokenPrefixGroups[g], tokenPrefix{id, prefix, p})
+			id++
+		}
+	}
 }
 
 // knownPrefixes are the token prefixes Mask keeps visible, longest first.
@@ -137,20 +176,28 @@ type tokenMatch struct {
 // findTokens returns the provider tokens and JWTs in text, in order, not
 // overlapping. Each format's pattern is tried only where its literal
 // prefix is, which keeps this cheap on the text of whole files.
+//
+// The prefixes are found in one pass: each position's first two bytes
+// name the prefixes that may start there (tokenStarts). Searching the
+// text once per prefix, forty of them, was most of what scanning a value
+// and masking a diff line cost. As the search did, an occurrence of a
+// prefix that overlaps the one before it is not tried
+// (FuzzFindTokens holds the two ways equal).
 func findTokens(text string) []tokenMatch {
 	var out []tokenMatch
-	for _, p := range providers {
-		for _, prefix := range p.prefixes {
-			for at := 0; ; {
-				i := strings.Index(text[at:], prefix)
-				if i < 0 {
-					break
-				}
-				i += at
-				if m := p.re.Get().FindStringIndex(text[i:]); m != nil {
-					out = append(out, tokenMatch{i, i + m[1], p})
-				}
-				at = i + len(prefix)
+	var next [maxTokenPrefixes]int // per prefix: where its next occurrence may start
+	for i := 0; i+1 < len(text); i++ {
+		k := tokenStarts[uint16(text[i])<<8|uint16(text[i+1])]
+		if k == 0 {
+			continue
+		}
+		for _, c := range tokenPrefixGroups[k-1] {
+			if i < next[c.id] || !strings.HasPrefix(text[i:], c.prefix) {
+				continue
+			}
+			next[c.id] = i + len(c.prefix)
+			if m := c.p.re.Get().FindStringIndex(text[i:]); m != nil {
+				out = append(out, tokenMatch{i, i + m[1], c.p})
 			}
 		}
 	}

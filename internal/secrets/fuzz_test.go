@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 
@@ -168,6 +169,73 @@ func FuzzYAMLPairGate(f *testing.F) {
 		}
 		if !mayBeYAMLPair(s) && yamlPair.Get().MatchString(s) {
 			t.Fatalf("mayBeYAMLPair(%q) is false, and yamlPair matches it", s)
+		}
+	})
+}
+
+// findTokensByIndex is findTokens as it was: each prefix searched for
+// with strings.Index, the next search after the occurrence found.
+func findTokensByIndex(text string) []tokenMatch {
+	var out []tokenMatch
+	for _, p := range providers {
+		for _, prefix := range p.prefixes {
+			for at := 0; ; {
+				i := strings.Index(text[at:], prefix)
+				if i < 0 {
+					break
+				}
+				i += at
+				if m := p.re.Get().FindStringIndex(text[i:]); m != nil {
+					out = append(out, tokenMatch{i, i + m[1], p})
+				}
+				at = i + len(prefix)
+			}
+		}
+	}
+	if len(out) < 2 {
+		return out
+	}
+	order := make(map[*provider]int, len(providers))
+	for i, p := range providers {
+		order[p] = i
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].start != out[j].start {
+			return out[i].start < out[j].start
+		}
+		return order[out[i].p] < order[out[j].p]
+	})
+	kept := out[:1]
+	for _, m := range out[1:] {
+		if m.start >= kept[len(kept)-1].end {
+			kept = append(kept, m)
+		}
+	}
+	return kept
+}
+
+// FuzzFindTokens holds findTokens, its prefixes found in one pass, equal
+// to the search prefix by prefix it replaced.
+func FuzzFindTokens(f *testing.F) {
+	for _, s := range append(seedTexts, seedLines(f)...) {
+		f.Add(s)
+	}
+	for _, s := range []string{"AKIAKIA0123456789ABCDEFGH", "ATATATT" + strings.Repeat("a", 40), "sk-sk-proj-" + strings.Repeat("Ab1", 20),
+		"xoxb-xoxp-1234567890abc", "eyJeyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abcdefghijk", "ghp_" + strings.Repeat("a", 36) + "ghp_"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 4096 {
+			return
+		}
+		got, want := findTokens(s), findTokensByIndex(s)
+		if len(got) != len(want) {
+			t.Fatalf("findTokens(%q) = %v, the search prefix by prefix finds %v", s, got, want)
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("findTokens(%q) = %v, the search prefix by prefix finds %v", s, got, want)
+			}
 		}
 	})
 }
