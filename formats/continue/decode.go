@@ -68,7 +68,7 @@ func decodeFile(path string, data []byte) (*file, canonical.Diagnostics) {
 		}
 		if prev, dup := seen[name]; dup {
 			r.At(item, canonical.Error, name, "name", fmt.Sprintf("duplicate server name %q", name),
-				fmt.Sprintf("first defined at line %d; rename one of them", prev.Line))
+				fmt.Sprintf("first defined at line %d; rename one of them", r.Pos(prev).Line))
 			continue
 		}
 		seen[name] = item
@@ -136,9 +136,9 @@ func (r *reader) server(name string, item *yaml.Node, m map[string]any) (canonic
 	conv := func(field, s string) string {
 		return fromContinue(s, func(summary, detail string) { warn(field, detail, "%s", summary) })
 	}
-	srv := canonical.Server{Name: name, Origin: canonical.Pos{File: r.File, Line: item.Line, Column: item.Column}}
+	srv := canonical.Server{Name: name, Origin: r.Pos(item)}
 	if k, _ := yamledit.MapValue(item, nameKey); k != nil {
-		srv.Origin.Line, srv.Origin.Column = k.Line, k.Column
+		srv.Origin = r.Pos(k)
 	}
 	typ, _ := str("type")
 	_, hasCmd := m["command"]

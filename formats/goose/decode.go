@@ -138,7 +138,7 @@ func (r *reader) extension(name string, kn, vn *yaml.Node, m map[string]any) (sr
 	get := adapterkit.Typed{M: m, Describe: describe, Fail: func(key, format string, args ...any) {
 		fail(key, drops+"give the type Goose expects", format, args...)
 	}}
-	srv = canonical.Server{Name: name, Origin: canonical.Pos{File: r.File, Line: kn.Line, Column: kn.Column}}
+	srv = canonical.Server{Name: name, Origin: r.Pos(kn)}
 	if en, ok := get.Bool("enabled"); ok {
 		srv.Disabled = !en
 	} else if _, present := m["enabled"]; !present {

@@ -52,6 +52,7 @@ func (s YAMLSection) Read(path string, data []byte) (doc *yamledit.Doc, servers 
 		diags.Diags = canonical.Diagnostics{YAMLSyntax(path, err, s.SyntaxDetail)}
 		return nil, nil, diags
 	}
+	diags.Doc = doc
 	if doc.Root != nil && doc.Root.Kind != yaml.MappingNode {
 		diags.At(doc.Root, canonical.Error, "", "", "the file is not a YAML mapping", s.NotMappingDetail)
 		return doc, nil, diags
@@ -71,15 +72,25 @@ func (s YAMLSection) Read(path string, data []byte) (doc *yamledit.Doc, servers 
 type NodeDiags struct {
 	File  string
 	Diags canonical.Diagnostics
+	// Doc is the file's document, which turns a node's line and column
+	// into the ones shown (yamledit.Doc.Pos); nil leaves them as they are.
+	Doc *yamledit.Doc
 }
 
 // At records a diagnostic at n (at the file alone when n is nil).
 func (r *NodeDiags) At(n *yaml.Node, sev canonical.Severity, server, field, summary, detail string) {
 	d := &canonical.Diagnostic{Severity: sev, Summary: summary, Detail: detail, Server: server, Field: field, File: r.File}
 	if n != nil {
-		d.Line, d.Column = n.Line, n.Column
+		p := r.Pos(n)
+		d.Line, d.Column = p.Line, p.Column
 	}
 	r.Diags = append(r.Diags, d)
+}
+
+// Pos is where n is in the file, as mcpsync shows positions.
+func (r *NodeDiags) Pos(n *yaml.Node) canonical.Pos {
+	line, col := r.Doc.Pos(n.Line, n.Column)
+	return canonical.Pos{File: r.File, Line: line, Column: col}
 }
 
 // MissingKeys does formats.SectionRemover's MissingKeys: 1 when the file

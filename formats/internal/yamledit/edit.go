@@ -144,7 +144,7 @@ func (e *editor) entries(v *yaml.Node) (out []entry, block bool, err error) {
 		for i := 0; i+1 < len(v.Content); i += 2 {
 			kn, vn := v.Content[i], v.Content[i+1]
 			if !PlainKey(kn) {
-				return nil, false, refuse("the key %q of %s at line %d is not a plain name; quote it", kn.Value, e.section, kn.Line)
+				return nil, false, refuse("the key %q of %s at line %d is not a plain name; quote it", kn.Value, e.section, d.lineShown(kn))
 			}
 			old, err := Decode(vn)
 			if err != nil {
@@ -174,7 +174,7 @@ func (e *editor) entries(v *yaml.Node) (out []entry, block bool, err error) {
 		if _, named := m[e.nameKey]; !named && m != nil {
 			e.anon = append(e.anon, old)
 		} else if name == "" {
-			return nil, false, refuse("an item of %s at line %d has no %s", e.section, item.Line, e.nameKey)
+			return nil, false, refuse("an item of %s at line %d has no %s", e.section, d.lineShown(item), e.nameKey)
 		}
 		en := entry{name: name, value: item, old: old}
 		if block {

@@ -26,8 +26,11 @@ type Doc struct {
 	// int64, float64, bool, nil, time.Time.
 	Value any
 
-	lines    []int // offsets of line starts, breaking lines as YAML does
-	multiDoc bool  // the file holds more than one document; edits refused
+	lines []int // offsets of line starts, breaking lines as YAML does
+	// shown is, for each of those lines, where it starts as mcpsync
+	// reports positions (see Pos); nil when every line break is a \n.
+	shown    []shownLine
+	multiDoc bool // the file holds more than one document; edits refused
 
 	indent     int  // indentation unit seen in the file (0: none seen)
 	compactSeq int  // 1: sequences under a key sit at the key's column; -1: indented; 0: none seen
@@ -101,6 +104,7 @@ func (d *Doc) syntaxError(err error) error {
 	if line-1 < len(d.lines) {
 		col = d.indentOf(line-1) + 1
 	}
+	line, col = d.Pos(line, col)
 	return &SyntaxError{Line: line, Column: col, Msg: msg}
 }
 
@@ -156,26 +160,68 @@ func parseErr(data []byte) (msg string) {
 func (d *Doc) indexLines() {
 	d.lines = []int{d.base}
 	src := d.src
+	line, start := 1, d.base // the line as shown, and where it starts
+	brk := func(at int, newline bool) {
+		d.lines = append(d.lines, at)
+		if newline {
+			line, start = line+1, at
+		} else if d.shown == nil {
+			// The first break that is not a \n: from here on YAML's lines
+			// and the lines shown differ.
+			d.shown = make([]shownLine, len(d.lines)-1, len(d.lines)+8)
+			for i := range d.shown {
+				d.shown[i] = shownLine{line: i + 1}
+			}
+		}
+		if d.shown != nil {
+			d.shown = append(d.shown, shownLine{line: line, col: utf8.RuneCount(src[start:at])})
+		}
+	}
 	for i := d.base; i < len(src); {
 		c := src[i]
 		switch {
 		case c == '\r':
-			if i+1 < len(src) && src[i+1] == '\n' {
+			crlf := i+1 < len(src) && src[i+1] == '\n'
+			if crlf {
 				i++
 			}
-			d.lines = append(d.lines, i+1)
+			brk(i+1, crlf)
 		case c == '\n':
-			d.lines = append(d.lines, i+1)
+			brk(i+1, true)
 		case c >= 0x80:
 			r, n := utf8.DecodeRune(src[i:])
 			if r == 0x85 || r == 0x2028 || r == 0x2029 {
-				d.lines = append(d.lines, i+n)
+				brk(i+n, false)
 			}
 			i += n
 			continue
 		}
 		i++
 	}
+}
+
+// lineShown returns the line of n as Pos shows it.
+func (d *Doc) lineShown(n *yaml.Node) int {
+	line, _ := d.Pos(n.Line, n.Column)
+	return line
+}
+
+// shownLine is where a YAML line starts as a position is shown: the line
+// (lines end at \n) and the characters before it on that line.
+type shownLine struct{ line, col int }
+
+// Pos turns a line and column as yaml.v3 counts them (and as Doc indexes
+// lines) into the position mcpsync reports in every format, the one an
+// editor shows: yaml.v3 also ends a line at a lone \r and at U+0085,
+// U+2028 and U+2029, where the line goes on for everyone else, so that
+// its line numbers run past the end of such a file. Columns count
+// characters from the start of the line, from 1.
+func (d *Doc) Pos(line, col int) (int, int) {
+	if d == nil || d.shown == nil || line < 1 || line > len(d.shown) {
+		return line, col
+	}
+	s := d.shown[line-1]
+	return s.line, s.col + col
 }
 
 // Bytes returns the file as parsed.
