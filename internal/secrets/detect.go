@@ -201,10 +201,16 @@ func findTokens(text string) []tokenMatch {
 			}
 		}
 	}
+	return earliestApart(out)
+}
+
+// earliestApart orders token matches by where they start (at one place,
+// the more specific format, listed first) and drops those that overlap
+// one kept before them.
+func earliestApart(out []tokenMatch) []tokenMatch {
 	if len(out) < 2 {
 		return out
 	}
-	// Earliest first; at one place the more specific format (listed first).
 	order := make(map[*provider]int, len(providers))
 	for i, p := range providers {
 		order[p] = i

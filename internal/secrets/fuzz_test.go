@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"strings"
 	"testing"
 
@@ -174,7 +173,8 @@ func FuzzYAMLPairGate(f *testing.F) {
 }
 
 // findTokensByIndex is findTokens as it was: each prefix searched for
-// with strings.Index, the next search after the occurrence found.
+// with strings.Index, the next search after the occurrence found; the
+// matches then ordered and kept as findTokens does.
 func findTokensByIndex(text string) []tokenMatch {
 	var out []tokenMatch
 	for _, p := range providers {
@@ -192,26 +192,7 @@ func findTokensByIndex(text string) []tokenMatch {
 			}
 		}
 	}
-	if len(out) < 2 {
-		return out
-	}
-	order := make(map[*provider]int, len(providers))
-	for i, p := range providers {
-		order[p] = i
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].start != out[j].start {
-			return out[i].start < out[j].start
-		}
-		return order[out[i].p] < order[out[j].p]
-	})
-	kept := out[:1]
-	for _, m := range out[1:] {
-		if m.start >= kept[len(kept)-1].end {
-			kept = append(kept, m)
-		}
-	}
-	return kept
+	return earliestApart(out)
 }
 
 // FuzzFindTokens holds findTokens, its prefixes found in one pass, equal
