@@ -65,6 +65,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"iter"
 	"maps"
 	"path/filepath"
 	"time"
@@ -508,6 +509,24 @@ func sameSections(tps []*TargetPlan, data []byte) bool {
 }
 
 // readsAs reports whether the target's section of data reads as want.
+// Written yields the servers the plan adds to or changes in tp's section,
+// as it asks the section to hold them (Desired: every client's keys
+// included). It needs the plan's sets (not ExportOptions.DropSets, before
+// Planned has returned).
+func (tp *TargetPlan) Written() iter.Seq[canonical.Server] {
+	return func(yield func(canonical.Server) bool) {
+		byName := tp.Desired.Indexed()
+		for _, ec := range tp.Entries {
+			if ec.Action != Add && ec.Action != Update {
+				continue
+			}
+			if srv, ok := byName.Get(ec.Name); ok && !yield(srv) {
+				return
+			}
+		}
+	}
+}
+
 func (tp *TargetPlan) readsAs(data []byte, want canonical.Set) bool {
 	got, ds := tp.Target.Adapter.Decode(tp.Target.Location, data)
 	if ds.HasErrors() || got.Len() != want.Len() {

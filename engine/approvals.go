@@ -47,13 +47,13 @@ func (a *approvalLists) load(ad formats.Adapter) canonical.Diagnostics {
 		a.lists = map[string]map[string]bool{}
 	}
 	approved, err := formats.ApprovalsAt(ap)
-	a.lists[ap.Path] = approved
 	if err != nil {
 		a.lists[ap.Path] = map[string]bool{}
 		d := canonical.Warnf("%s: %v", ad.DisplayName(), err)
 		d.Detail = "mcpsync could not read which variables " + ad.DisplayName() + " expands; fix the file or approve them in the client"
 		return canonical.Diagnostics{d.At(canonical.Pos{File: ap.Path})}
 	}
+	a.lists[ap.Path] = approved
 	return nil
 }
 
@@ -75,15 +75,7 @@ func (a *approvalLists) check(fc *emitters.FileChange, tp *emitters.TargetPlan, 
 	}
 	approved := a.lists[ap.Path]
 	var ds canonical.Diagnostics
-	byName := tp.Desired.Indexed()
-	for _, ec := range tp.Entries {
-		if ec.Action != emitters.Add && ec.Action != emitters.Update {
-			continue
-		}
-		srv, ok := byName.Get(ec.Name)
-		if !ok {
-			continue
-		}
+	for srv := range tp.Written() {
 		ds = append(ds, unapprovedDiags(tp.Target.Adapter.DisplayName(), ap, srv, approved, fc.Path, display)...)
 	}
 	return ds

@@ -23,7 +23,7 @@ func (e *Engine) lostExtras(p *emitters.Plan) canonical.Diagnostics {
 }
 
 // lostExtrasOf is lostExtras for one file of a plan, safe to run for
-// several files at once (emitters.ExportOptions.CheckFile).
+// several files at once (emitters.ExportOptions.Planned).
 func (e *Engine) lostExtrasOf(fc *emitters.FileChange) canonical.Diagnostics {
 	clientName := func(id string) string {
 		if ad, err := e.Registry().Lookup(id); err == nil {
@@ -33,15 +33,7 @@ func (e *Engine) lostExtrasOf(fc *emitters.FileChange) canonical.Diagnostics {
 	}
 	var ds canonical.Diagnostics
 	for _, tp := range fc.Targets {
-		byName := tp.Desired.Indexed() // the servers as the plan writes them, Extra of every client included
-		for _, ec := range tp.Entries {
-			if ec.Action != emitters.Add && ec.Action != emitters.Update {
-				continue
-			}
-			srv, ok := byName.Get(ec.Name)
-			if !ok {
-				continue
-			}
+		for srv := range tp.Written() { // Extra of every client included
 			for _, from := range slices.Sorted(maps.Keys(srv.Extra)) {
 				if from == tp.Client {
 					continue

@@ -25,7 +25,7 @@ func (e *Engine) otherReaders(p *emitters.Plan, env formats.Env) canonical.Diagn
 
 // otherReadersOf is otherReaders for one file of a plan. It only reads
 // the plan and the registry, so that files can be checked at once
-// (emitters.ExportOptions.CheckFile).
+// (emitters.ExportOptions.Planned).
 func (e *Engine) otherReadersOf(fc *emitters.FileChange, env formats.Env) canonical.Diagnostics {
 	if !fc.Changed() || fc.After == nil {
 		return nil

@@ -35,9 +35,7 @@ func BenchmarkHugePagesExport(b *testing.B) {
 			proj := filepath.Join(home, "proj")
 			write(b, filepath.Join(proj, ".git", "HEAD"), []byte("ref: refs/heads/main\n"))
 			write(b, filepath.Join(proj, "mcpsync.hcl"), []byte(benchStore(n)))
-			env := append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
-				"XDG_STATE_HOME="+filepath.Join(home, ".local", "state"), "XDG_CACHE_HOME="+filepath.Join(home, ".cache"),
-				"API_KEY=k", "TOKEN=t", "NO_COLOR=1")
+			env := sandboxEnv(home)
 			run := func(godebug string) (time.Duration, int64) {
 				for _, rel := range []string{".mcp.json", ".cursor", ".codex", "opencode.json"} {
 					os.RemoveAll(filepath.Join(proj, rel))
