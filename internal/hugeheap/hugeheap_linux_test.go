@@ -2,6 +2,8 @@ package hugeheap
 
 import (
 	"os"
+	"os/exec"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -83,4 +85,50 @@ func wantMarked(t *testing.T, at uintptr) {
 		}
 	}
 	t.Fatalf("no mapping in /proc/self/smaps holds %#x", at)
+}
+
+// TestInput: in a fresh process, with OnInput, the heap is marked once
+// the input noted reaches InputThreshold, not before; and not at all
+// when a collection has run first (the reservation could then begin in
+// freed memory). Each case runs in a child process of its own.
+func TestInput(t *testing.T) {
+	switch os.Getenv("HUGEHEAP_CHILD") {
+	case "threshold":
+		OnInput()
+		Input(InputThreshold - 1)
+		if marked != [2]uintptr{} {
+			t.Fatal("marked below the threshold")
+		}
+		Input(1)
+		if marked == [2]uintptr{} {
+			t.Fatal("not marked at the threshold")
+		}
+		wantMarked(t, marked[0])
+		return
+	case "after-gc":
+		OnInput()
+		runtime.GC()
+		Input(InputThreshold)
+		if marked != [2]uintptr{} {
+			t.Fatal("marked after a collection")
+		}
+		return
+	case "no-oninput":
+		Input(InputThreshold)
+		if marked != [2]uintptr{} {
+			t.Fatal("marked without OnInput")
+		}
+		return
+	}
+	if !read().allowed() {
+		t.Skip("transparent huge pages are not left to each program here (or not safe to ask for): nothing is marked")
+	}
+	for _, child := range []string{"threshold", "after-gc", "no-oninput"} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestInput$", "-test.count=1", "-test.v")
+		cmd.Env = append(os.Environ(), "HUGEHEAP_CHILD="+child)
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "--- PASS") {
+			t.Errorf("%s: %v\n%s", child, err, out)
+		}
+	}
 }

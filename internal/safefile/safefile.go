@@ -29,6 +29,7 @@ import (
 	"strings"
 
 	"github.com/mcpsync/mcpsync/internal/atomicfile"
+	"github.com/mcpsync/mcpsync/internal/hugeheap"
 )
 
 // MaxSize is the most bytes mcpsync reads from one config file: far more
@@ -119,6 +120,9 @@ func ReadFile(path, root string) ([]byte, fs.FileMode, error) {
 	if fi.Size() > MaxSize {
 		return nil, 0, &TooLargeError{Path: path}
 	}
+	// A large input is what makes a reporting command's heap large; it
+	// marks that heap for huge pages before the heap grows (hugeheap).
+	hugeheap.Input(fi.Size())
 	data, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
 	if err != nil {
 		return nil, 0, err
