@@ -69,7 +69,9 @@ func parseConfigIn(src []byte, filename string, size int) (*hclsyntax.Body, hcl.
 	close(work)
 	wg.Wait()
 
-	merged := &hclsyntax.Body{Attributes: hclsyntax.Attributes{}}
+	// Empty, not nil, as hclsyntax makes them: a store of attributes
+	// alone has no blocks, and the body is the whole parse's to the byte.
+	merged := &hclsyntax.Body{Attributes: hclsyntax.Attributes{}, Blocks: hclsyntax.Blocks{}}
 	for i, b := range bodies {
 		if !clean[i] {
 			return whole()
