@@ -39,8 +39,10 @@ type Hooks interface {
 	DecodeEntry(c *Context, entry jsonedit.Node, srv *canonical.Server) canonical.Diagnostics
 	// FinishDecode checks the document once every server is read.
 	FinishDecode(c *Context, doc *jsonedit.Doc, set *canonical.Set) canonical.Diagnostics
-	// PrepareEncode rewrites the servers about to be written (the set is a
-	// copy the hook may change).
+	// PrepareEncode rewrites the servers about to be written. want.Servers
+	// is the hook's own list, but each server's lists and maps are the
+	// caller's: clone a server (canonical.Server.Clone) before changing
+	// anything in it.
 	PrepareEncode(c *Context, want *canonical.Set) canonical.Diagnostics
 	// FinishEncode edits the document outside the server map once the
 	// servers are written; doc holds the result so far.

@@ -62,6 +62,10 @@ func (Hooks) PrepareEncode(c *spec.Context, want *canonical.Set) canonical.Diagn
 	}
 	var diags canonical.Diagnostics
 	for i := range want.Servers {
+		if len(want.Servers[i].Env) == 0 && len(want.Servers[i].Headers) == 0 {
+			continue
+		}
+		want.Servers[i] = want.Servers[i].Clone() // its maps are the caller's
 		s := &want.Servers[i]
 		for field, m := range map[string]map[string]string{"env": s.Env, "headers": s.Headers} {
 			for _, k := range slices.Sorted(maps.Keys(m)) {
@@ -88,11 +92,12 @@ const extraInputs = "inputs"
 // FinishEncode.
 func carryInputs(c *spec.Context, want *canonical.Set) {
 	for i := range want.Servers {
-		s := &want.Servers[i]
-		raw, ok := s.Extra["vscode"][extraInputs]
+		raw, ok := want.Servers[i].Extra["vscode"][extraInputs]
 		if !ok {
 			continue
 		}
+		want.Servers[i] = want.Servers[i].Clone() // its extras are the caller's
+		s := &want.Servers[i]
 		delete(s.Extra["vscode"], extraInputs)
 		var defs []json.RawMessage
 		if json.Unmarshal(raw, &defs) != nil {
