@@ -74,14 +74,7 @@ func BenchmarkProcess(b *testing.B) {
 			env := sandboxEnv(home)
 			clients := job.clients()
 			fresh := func() run {
-				// Only the store and .git stay: every client file is new.
-				entries, _ := os.ReadDir(proj)
-				for _, e := range entries {
-					if e.Name() != "mcpsync.hcl" && e.Name() != ".git" {
-						os.RemoveAll(filepath.Join(proj, e.Name()))
-					}
-				}
-				os.RemoveAll(filepath.Join(home, ".local", "state"))
+				freshProject(home, proj)
 				return timeRun(b, env, proj, bin, "export", "--scope", "project", "--to", clients)
 			}
 			fresh() // the store's first read, cached for the runs timed
@@ -102,6 +95,18 @@ func BenchmarkProcess(b *testing.B) {
 			benchgoal.Ratio(b, "x-300MB", float64(peak)/300e6, 1)
 		})
 	}
+}
+
+// freshProject leaves proj with its store and .git only, and home with no
+// state: the next export writes every client file new.
+func freshProject(home, proj string) {
+	entries, _ := os.ReadDir(proj)
+	for _, e := range entries {
+		if e.Name() != "mcpsync.hcl" && e.Name() != ".git" {
+			os.RemoveAll(filepath.Join(proj, e.Name()))
+		}
+	}
+	os.RemoveAll(filepath.Join(home, ".local", "state"))
 }
 
 // run is one process's wall time and peak resident memory (bytes).

@@ -32,15 +32,7 @@ func BenchmarkProcessScaling(b *testing.B) {
 		home, proj, cursor, paste string
 		env                       []string
 	}
-	clean := func(s sandbox) {
-		entries, _ := os.ReadDir(s.proj)
-		for _, e := range entries {
-			if e.Name() != "mcpsync.hcl" && e.Name() != ".git" {
-				os.RemoveAll(filepath.Join(s.proj, e.Name()))
-			}
-		}
-		os.RemoveAll(filepath.Join(s.home, ".local", "state"))
-	}
+	clean := func(s sandbox) { freshProject(s.home, s.proj) }
 	newSandbox := func(n int) sandbox {
 		home := b.TempDir()
 		s := sandbox{home: home, proj: filepath.Join(home, "proj"), env: sandboxEnv(home)}
