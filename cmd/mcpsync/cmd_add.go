@@ -18,7 +18,7 @@ func (a *App) addCommand() *cli.Command {
 		Name:                      "add",
 		Usage:                     "add servers to the store: a command, a URL, or any pasted config",
 		ArgsUsage:                 "NAME -- COMMAND [ARG...] | NAME --url URL | - | --file FILE",
-		Description:               help("add") + help("add-resolve"),
+		Description:               help("add"),
 		DisableSliceFlagSeparator: true, // a header value may hold commas
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Usage: "read a pasted config from `FILE` (- for stdin)", TakesFile: true},
