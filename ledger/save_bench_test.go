@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"fmt"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -12,6 +13,17 @@ import (
 // clients leaves: 50,000 entries, each holding its snapshot (shared by
 // the five files, as State.NewEntry shares them).
 func BenchmarkSave(b *testing.B) {
+	st := benchState(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := st.Save(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// benchState is the state of BenchmarkSave, saved once.
+func benchState(b *testing.B) *State {
 	st := New(b.TempDir())
 	st.Files = map[string]*File{}
 	at := time.Unix(1700000000, 0).UTC()
@@ -28,9 +40,20 @@ func BenchmarkSave(b *testing.B) {
 		}
 		st.Files[fmt.Sprintf("/home/u/proj/file%d", f)] = &File{SHA256: "x", Written: at, Sections: map[string]*Section{"": {Managed: managed}}}
 	}
+	if err := st.Save(); err != nil {
+		b.Fatal(err)
+	}
+	return st
+}
+
+// BenchmarkLoad loads what BenchmarkSave saves: every run of mcpsync
+// loads its state first.
+func BenchmarkLoad(b *testing.B) {
+	st := benchState(b)
+	dir := filepath.Dir(st.Path())
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := st.Save(); err != nil {
+		if _, err := Load(dir); err != nil {
 			b.Fatal(err)
 		}
 	}

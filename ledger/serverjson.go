@@ -224,12 +224,12 @@ func appendJSONString(b []byte, s string) []byte {
 // per server per client file, and reflection was most of the cost of
 // saving it.
 func (e *Entry) MarshalJSON() ([]byte, error) {
-	return appendEntry(make([]byte, 0, 160), e, true)
+	return appendEntry(make([]byte, 0, 160), e, true, nil)
 }
 
 // appendEntry appends e as Entry.MarshalJSON writes it; without its
 // server unless withServer.
-func appendEntry(b []byte, e *Entry, withServer bool) ([]byte, error) {
+func appendEntry(b []byte, e *Entry, withServer bool, times *timeMemo) ([]byte, error) {
 	b = append(b, '{')
 	if e.Client != "" {
 		b = append(b, `"client":`...)
@@ -244,7 +244,7 @@ func appendEntry(b []byte, e *Entry, withServer bool) ([]byte, error) {
 	}
 	if !e.At.IsZero() {
 		var err error
-		if b, err = appendTime(append(b, `,"at":`...), e.At); err != nil {
+		if b, err = times.append(append(b, `,"at":`...), e.At); err != nil {
 			return nil, err
 		}
 	}

@@ -80,6 +80,16 @@ func checkStateJSON(t *testing.T, st *State) {
 	if (werr != nil) != (gerr != nil) || werr == nil && !bytes.Equal(got, want) {
 		t.Fatalf("state by snapshot:\n%s\nencoding/json:\n%s", got, want)
 	}
+	// Save gives the snapshots by pointer (stateJSON.snaps), and the time
+	// of the entries through a memo: the same text.
+	snaps := map[string]*canonical.Server{}
+	for k, srv := range st.Snapshots {
+		snaps[k] = &srv
+	}
+	saved, serr := stateJSON{bySnapshot: true, snaps: snaps, times: &timeMemo{}}.state(nil, st)
+	if (serr != nil) != (gerr != nil) || serr == nil && !bytes.Equal(saved, got) {
+		t.Fatalf("state as Save writes it:\n%s\nwith State.Snapshots:\n%s", saved, got)
+	}
 }
 
 // withoutSnapshotted is a copy of st whose entries with a hash and a
@@ -209,4 +219,20 @@ func TestSaveLoadKeepsEveryServer(t *testing.T) {
 	check("two-way sync's client entry", sy.Clients["/p/.vscode/mcp.json"]["fetch"], srv)
 	check("two-way sync's client entry", sy.Clients["/p/.vscode/mcp.json"]["mine"], mine)
 	check("two-way sync's deleted entry", sy.Deleted["old"], canonical.Server{Name: "old", URL: "https://example.com/mcp", Transport: canonical.HTTP})
+}
+
+// The memo writes each time as appendTime does, whatever came before it:
+// another instant, the same instant in another zone, a year out of range.
+func TestTimeMemo(t *testing.T) {
+	base := time.Unix(1700000000, 123456789)
+	times := []time.Time{base.UTC(), base.UTC(), base.Add(time.Nanosecond).UTC(), base.In(time.FixedZone("X", 3600)),
+		base.UTC(), base.In(time.FixedZone("Y", -1800)), time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), base.UTC()}
+	memo := &timeMemo{}
+	for i, at := range times {
+		got, gerr := memo.append([]byte("x"), at)
+		want, werr := appendTime([]byte("x"), at)
+		if (gerr != nil) != (werr != nil) || !bytes.Equal(got, want) {
+			t.Errorf("time %d (%v): memo wrote %s (%v), appendTime %s (%v)", i, at, got, gerr, want, werr)
+		}
+	}
 }

@@ -130,10 +130,12 @@ func section(r *jsonread.Reader) *Section {
 }
 
 func entries(r *jsonread.Reader) map[string]*Entry {
-	return jsonread.Map(r, func() *Entry { return entry(r) })
+	var client string // the entries of a file are mostly one client's
+	return jsonread.Map(r, func() *Entry { return entry(r, &client) })
 }
 
-func entry(r *jsonread.Reader) *Entry {
+// entry reads an entry; client is the client the last entry read named.
+func entry(r *jsonread.Reader, client *string) *Entry {
 	e := &Entry{}
 	var seen uint32
 	if !r.Expect('{') {
@@ -147,7 +149,7 @@ func entry(r *jsonread.Reader) *Entry {
 		switch string(k) {
 		case "client":
 			r.Once(&seen, 0)
-			e.Client = r.Str()
+			e.Client = r.StrAs(client)
 		case "hash":
 			r.Once(&seen, 1)
 			e.Hash = r.Str()

@@ -3,6 +3,8 @@ package jsonread
 import (
 	"encoding/json"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -67,4 +69,40 @@ func FuzzServer(f *testing.F) {
 			t.Fatalf("%q:\n got %+v\nwant %+v", data, got, want)
 		}
 	})
+}
+
+// Time and StrAs give what they read, whatever they read before (each
+// keeps the last value to give it again without parsing or allocating).
+func TestTimeAndStrAsReadEachValue(t *testing.T) {
+	times := []string{`"2026-12-05T11:08:51.346244178Z"`, `"2026-12-05T11:08:51.346244178Z"`, `"2026-12-05T11:08:51.346244179Z"`,
+		`"2026-12-05T12:08:51.346244178+01:00"`, `"2026-12-05T11:08:51.346244178Z"`}
+	r := New([]byte("[" + strings.Join(times, ",") + "]"))
+	r.Expect('[')
+	for i, text := range times {
+		r.Elem(i)
+		var want time.Time
+		if err := want.UnmarshalJSON([]byte(text)); err != nil {
+			t.Fatal(err)
+		}
+		if got := r.Time(); !got.Equal(want) || got.Location().String() != want.Location().String() || got.String() != want.String() {
+			t.Errorf("time %d: read %v, want %v", i, got, want)
+		}
+	}
+	if bad := New([]byte(`"2026-13-05T11:08:51Z"`)); !bad.Time().IsZero() || bad.OK() {
+		t.Error("a time out of range was taken")
+	}
+	words := []string{"cursor", "cursor", "codex", "", "cursor"}
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		quoted[i] = strconv.Quote(w)
+	}
+	r = New([]byte("[" + strings.Join(quoted, ",") + "]"))
+	r.Expect('[')
+	var last string
+	for i, w := range words {
+		r.Elem(i)
+		if got := r.StrAs(&last); got != w || last != w {
+			t.Errorf("string %d: read %q (last %q), want %q", i, got, last, w)
+		}
+	}
 }
