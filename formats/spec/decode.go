@@ -100,7 +100,7 @@ func (a *Adapter) readEntries(c *Context, t target, doc *jsonedit.Doc) ([]entry,
 		return nil, canonical.Diagnostics{atNode(d, t, n)}
 	}
 	members := n.Members()
-	first := map[string]jsonedit.Node{}
+	first := make(map[string]jsonedit.Node, len(members)) // sized: it grew a dozen times for 10,000 servers
 	entries := make([]entry, 0, len(members))
 	for _, m := range members {
 		if prev, dup := first[m.Name]; dup {

@@ -60,11 +60,11 @@ func (a *Adapter) Encode(loc formats.Location, data []byte, want canonical.Set, 
 		return data, append(diags, ds.Errors()...)
 	}
 	// The set is the caller's, shared with the other clients' encodings:
-	// nothing of it is changed here. The hooks get their own list (a hook
-	// that changes a server clones it first, see Hooks.PrepareEncode), and
-	// each server is normalised as a copy (normalized). Cloning the whole
-	// set up front was a tenth of encoding 10,000 servers.
-	want.Servers = slices.Clone(want.Servers)
+	// nothing of it is changed here. A hook that changes a server gives
+	// want a list of its own first and clones the server (see
+	// Hooks.PrepareEncode), and each server is normalised as a copy
+	// (normalized). Cloning the whole set up front was a tenth of encoding
+	// 10,000 servers; cloning its list for every client, 2.7 MB each.
 	diags = append(diags, a.hooks.PrepareEncode(c, &want)...)
 
 	e := &encoder{a: a, t: t, doc: doc, opts: opts}

@@ -40,9 +40,9 @@ type Hooks interface {
 	// FinishDecode checks the document once every server is read.
 	FinishDecode(c *Context, doc *jsonedit.Doc, set *canonical.Set) canonical.Diagnostics
 	// PrepareEncode rewrites the servers about to be written. want.Servers
-	// is the hook's own list, but each server's lists and maps are the
-	// caller's: clone a server (canonical.Server.Clone) before changing
-	// anything in it.
+	// and each server's lists and maps are the caller's: to change a
+	// server, give want a list of its own first (slices.Clone, once) and
+	// put a clone of the server (canonical.Server.Clone) in its place.
 	PrepareEncode(c *Context, want *canonical.Set) canonical.Diagnostics
 	// FinishEncode edits the document outside the server map once the
 	// servers are written; doc holds the result so far.

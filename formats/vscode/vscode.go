@@ -56,7 +56,8 @@ func InputID(envName string) string {
 // PrepareEncode implements spec.Hooks: with PromptInputs, environment
 // references in env and headers become prompts.
 func (Hooks) PrepareEncode(c *spec.Context, want *canonical.Set) canonical.Diagnostics {
-	carryInputs(c, want)
+	own := ownList(want)
+	carryInputs(c, want, own)
 	if !c.Options.PromptInputs {
 		return nil
 	}
@@ -65,6 +66,7 @@ func (Hooks) PrepareEncode(c *spec.Context, want *canonical.Set) canonical.Diagn
 		if len(want.Servers[i].Env) == 0 && len(want.Servers[i].Headers) == 0 {
 			continue
 		}
+		own()
 		want.Servers[i] = want.Servers[i].Clone() // its maps are the caller's
 		s := &want.Servers[i]
 		for field, m := range map[string]map[string]string{"env": s.Env, "headers": s.Headers} {
@@ -87,15 +89,27 @@ func (Hooks) PrepareEncode(c *spec.Context, want *canonical.Set) canonical.Diagn
 // "inputs", never in the server's entry.
 const extraInputs = "inputs"
 
+// ownList returns what gives want a list of its own, once, before a
+// server in it is replaced: the list is the caller's (spec.Hooks).
+func ownList(want *canonical.Set) func() {
+	owned := false
+	return func() {
+		if !owned {
+			want.Servers, owned = slices.Clone(want.Servers), true
+		}
+	}
+}
+
 // carryInputs moves the input definitions out of the servers about to be
 // written (the entry must not hold them) into c.Carry, by input id, for
 // FinishEncode.
-func carryInputs(c *spec.Context, want *canonical.Set) {
+func carryInputs(c *spec.Context, want *canonical.Set, own func()) {
 	for i := range want.Servers {
 		raw, ok := want.Servers[i].Extra["vscode"][extraInputs]
 		if !ok {
 			continue
 		}
+		own()
 		want.Servers[i] = want.Servers[i].Clone() // its extras are the caller's
 		s := &want.Servers[i]
 		delete(s.Extra["vscode"], extraInputs)
