@@ -380,6 +380,9 @@ func (e *editor) renderAll(want []Entry, ind int) string {
 		}
 		return b.String()
 	}
+	if text, ok := e.fastAll(want); ok {
+		return pad + e.d.indentLines(text, ind)
+	}
 	if len(want) > 1 {
 		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
 		if e.nameKey == "" {
@@ -403,6 +406,20 @@ func (e *editor) renderAll(want []Entry, ind int) string {
 		b.WriteString(e.render(w, ind))
 	}
 	return pad + b.String()
+}
+
+// fastAll renders the entries with fastEntry, or reports that one of them
+// is not for it.
+func (e *editor) fastAll(want []Entry) (string, bool) {
+	var b strings.Builder
+	for _, w := range want {
+		text, ok := e.d.fastEntry(w.Name, w.Value, e.nameKey != "")
+		if !ok {
+			return "", false
+		}
+		b.WriteString(text)
+	}
+	return b.String(), true
 }
 
 // renderChunk is how many entries renderAll encodes at once (a variable

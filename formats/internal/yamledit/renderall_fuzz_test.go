@@ -3,6 +3,8 @@ package yamledit
 import (
 	"strings"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // FuzzRenderAll holds renderAll's encoding of many entries at once equal to
@@ -67,4 +69,75 @@ func FuzzRenderAll(f *testing.F) {
 			}
 		}
 	})
+}
+
+// FuzzFastEntry holds fastEntry's text equal to yaml.v3's for every entry
+// it takes: as a list item and as a pair, in files indented by 2 with
+// compact sequences or not, and checks that it takes the usual servers.
+func FuzzFastEntry(f *testing.F) {
+	for _, s := range [][4]string{
+		{"npx", "-y", "@modelcontextprotocol/server-filesystem", "/srv/1"},
+		{"API_KEY", "${{ secrets.API_KEY }}", "https://mcp1.example.com/mcp", "Bearer ${{ secrets.TOKEN }}"},
+		{"yes", "No", "-", "@"}, {"a: b", "a #b", "a:b", "x:"}, {"123", "1.5", "0x1F", "-1"},
+		{"é", "a  b", "'q'", "\"dq\""}, {"$HOME", "/", "_x", "-yes"},
+		{strings.Repeat("word ", 16), "streamable-http", "a/b.c-d_e", "${{ inputs.x }}"},
+	} {
+		f.Add(s[0], s[1], s[2], s[3], uint8(0))
+	}
+	docs := []string{"mcpServers:\n  - name: a\n", "mcpServers:\n- name: a\n"}
+	f.Fuzz(func(t *testing.T, a, b, c, k string, shape uint8) {
+		var v Map
+		switch shape % 4 {
+		case 0:
+			v = Map{{Key: "name", Value: a}, {Key: "type", Value: "stdio"}, {Key: "command", Value: b},
+				{Key: "args", Value: []any{a, b, c}}, {Key: "env", Value: Map{{Key: "API_KEY", Value: c}}}}
+		case 1:
+			v = Map{{Key: "name", Value: a}, {Key: "url", Value: b}, {Key: "requestOptions", Value: Map{{Key: "headers", Value: Map{{Key: k, Value: c}}}}}}
+		case 2:
+			v = Map{{Key: k, Value: a}, {Key: "args", Value: []string{b, c}}, {Key: "on", Value: true}, {Key: "n", Value: int64(len(a))}}
+		default:
+			v = Map{{Key: "env", Value: Map{{Key: k, Value: a}, {Key: "B", Value: b}}}, {Key: "cwd", Value: c}}
+		}
+		for _, doc := range docs {
+			d, err := Parse([]byte(doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, item := range []bool{true, false} {
+				got, ok := d.fastEntry(k, v, item)
+				if !ok {
+					continue
+				}
+				var n *yaml.Node
+				if item {
+					n = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{toNode(v, false)}}
+				} else {
+					n = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{strNode(k), toNode(v, false)}}
+				}
+				want, err := d.encode(n)
+				if err != nil || got != want {
+					t.Fatalf("compact %v, item %v: fastEntry wrote\n%s\nyaml.v3 (%v)\n%s", d.compact(), item, got, err, want)
+				}
+			}
+		}
+	})
+}
+
+// The usual servers take the fast way (or it would save nothing).
+func TestFastEntryTakesUsualServers(t *testing.T) {
+	d, err := Parse([]byte("mcpServers:\n  - name: a\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []Map{
+		{{Key: "name", Value: "fs"}, {Key: "type", Value: "stdio"}, {Key: "command", Value: "npx"},
+			{Key: "args", Value: []any{"-y", "@modelcontextprotocol/server-filesystem", "/srv/0"}},
+			{Key: "env", Value: Map{{Key: "API_KEY", Value: "${{ secrets.API_KEY }}"}}}},
+		{{Key: "name", Value: "remote"}, {Key: "type", Value: "streamable-http"}, {Key: "url", Value: "https://mcp1.example.com/mcp"},
+			{Key: "requestOptions", Value: Map{{Key: "headers", Value: Map{{Key: "Authorization", Value: "Bearer ${{ secrets.TOKEN }}"}}}}}},
+	} {
+		if _, ok := d.fastEntry("x", v, true); !ok {
+			t.Errorf("not taken: %v", v)
+		}
+	}
 }
