@@ -14,7 +14,7 @@ import (
 // else is not rendered here (false), and yaml.v3 renders it. Only files
 // indented by 2 take this way. yaml.v3's emitter costs about 15 µs an
 // entry; writing 10,000 servers into Continue's file spent most of its
-// time there. FuzzRenderAll holds the two equal.
+// time there. FuzzFastEntry holds the two equal.
 func (d *Doc) fastEntry(key string, v any, item bool) (string, bool) {
 	m, ok := v.(Map)
 	if !ok || len(m) == 0 || d.unit() != 2 {
