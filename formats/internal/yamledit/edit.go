@@ -372,6 +372,9 @@ func (e *editor) render(w Entry, ind int) string {
 // (FuzzRenderAll holds it equal to rendering them one by one); if an
 // encoding fails, each entry is rendered alone, for the error to name it.
 func (e *editor) renderAll(want []Entry, ind int) string {
+	if len(want) == 0 {
+		return "" // (indentLines would make a line of nothing)
+	}
 	pad := strings.Repeat(" ", ind)
 	if len(want) > renderChunk {
 		var b strings.Builder
