@@ -62,10 +62,17 @@ func Run(o Options) *Report {
 	r := &Report{Files: []FileReport{}, Findings: []Finding{}}
 	var entries []entry
 	checkedPaths := map[string]bool{}
+	var chosen []formats.Adapter
 	for _, ad := range o.Registry.All() {
-		if len(o.Clients) > 0 && !slices.Contains(o.Clients, ad.ID()) {
-			continue
+		if len(o.Clients) == 0 || slices.Contains(o.Clients, ad.ID()) {
+			chosen = append(chosen, ad)
 		}
+	}
+	// The chosen clients' specs, parsed side by side before they are
+	// asked where their files are (one after the other, parsing every
+	// client's spec was a third of mcpsync doctor).
+	formats.Prepare(chosen)
+	for _, ad := range chosen {
 		// One section of one file is read once per client: run from the
 		// home directory, a client's project file is its user file
 		// (~/.cursor/mcp.json is also ./.cursor/mcp.json), and its servers

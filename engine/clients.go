@@ -31,6 +31,9 @@ func (e *Engine) Clients(goos, home string) []ClientInfo {
 		goos = e.GOOS
 	}
 	reg, env := e.Registry(), e.FormatsEnv(goos, home, nil)
+	// Every client is shown: their specs are parsed side by side first
+	// instead of one after the other as each is reached.
+	formats.Prepare(reg.All())
 	var out []ClientInfo
 	for _, ad := range reg.All() {
 		c := ClientInfo{ID: ad.ID(), Name: ad.DisplayName(), Origin: reg.Origin(ad.ID()), Capabilities: ad.Capabilities()}

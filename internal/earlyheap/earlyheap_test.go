@@ -30,12 +30,13 @@ func TestReadsOnly(t *testing.T) {
 		"--json list":             true,
 		"--store x.hcl list":      true,
 		"-C proj status --strict": true,
-		"--project=proj doctor":   true,
+		"--project=proj show fs":  true,
+		"doctor":                  false, // every client's spec: marks at the start
 		"--store list export":     false, // a store named list
 		"export --to cursor":      false,
 		"sync":                    false,
 		"show fs":                 true,
-		"clients":                 true,
+		"clients":                 false, // as doctor
 		"":                        false,
 		"--json":                  false,
 		"-- list":                 false,
