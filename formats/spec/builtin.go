@@ -40,9 +40,10 @@ func BuiltinSource(id string) ([]byte, bool) {
 
 var builtinCache sync.Map // id -> *Spec
 
-// Builtin returns the parsed spec of a built-in client. Each spec is parsed
+// Builtin returns the parsed spec of a built-in client. Each spec is built
 // once, on first use, so that start-up pays only for the clients a command
-// touches.
+// touches: from its schema decoded ahead (builtin_gen.go), or parsed from
+// its source when that is not the source the schema was decoded from.
 func Builtin(id string) (*Spec, error) {
 	if s, ok := builtinCache.Load(id); ok {
 		return s.(*Spec), nil
@@ -51,7 +52,15 @@ func Builtin(id string) (*Spec, error) {
 	if !ok {
 		return nil, fmt.Errorf("no built-in client %q", id)
 	}
-	specs, diags := Parse("builtin/"+id+".hcl", src)
+	file := "builtin/" + id + ".hcl"
+	var specs []*Spec
+	var diags canonical.Diagnostics
+	if c := generatedSchema(id, src); c != nil { // decoded ahead: see generated.go
+		s, ds := build(c, file, src)
+		specs, diags = []*Spec{s}, ds
+	} else {
+		specs, diags = Parse(file, src)
+	}
 	if diags.HasErrors() {
 		return nil, diags.Err()
 	}

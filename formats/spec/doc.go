@@ -8,7 +8,9 @@
 // built-in clients are specs embedded in the binary (builtin/*.hcl, printed
 // by mcpsync clients --spec ID); a user adds a client by dropping the same
 // kind of file into $XDG_CONFIG_HOME/mcpsync/clients.d. Go code is left for
-// real quirks, through Hooks.
+// real quirks, through Hooks. The built-in specs are decoded ahead into
+// builtin_gen.go (see generated.go): after changing one, run
+// go test ./formats/spec -run TestBuiltinGenIsCurrent -update.
 //
 // # The format
 //
