@@ -31,12 +31,12 @@ func TestReadsOnly(t *testing.T) {
 		"--store x.hcl list":      true,
 		"-C proj status --strict": true,
 		"--project=proj show fs":  true,
-		"doctor":                  false, // every client's spec: marks at the start
+		"doctor":                  false, // every client's files and every store: marks at the start
 		"--store list export":     false, // a store named list
 		"export --to cursor":      false,
 		"sync":                    false,
 		"show fs":                 true,
-		"clients":                 false, // as doctor
+		"clients":                 true,
 		"":                        false,
 		"--json":                  false,
 		"-- list":                 false,
