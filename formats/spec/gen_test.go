@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/internal/benchgoal"
@@ -58,10 +59,15 @@ package spec
 
 import (
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 )
 
-var _ = cty.NullVal // not every generation has a missing expression
+// Not every generation needs each of them.
+var (
+	_ = cty.NullVal
+	_ hclsyntax.Expression
+)
 
 // generatedSchema returns what the built-in spec id decodes to, with its
 // expressions parsed from src, or nil when src is not the source it was
@@ -95,6 +101,72 @@ func generatedSchema(id string, src []byte) *clientSchema {
 	return out
 }
 
+// exprLiteral writes e as the Go that makes it, when it is of the forms
+// the built-in specs use (templates of text and variables, lists of
+// them); the rest are parsed from the source at run time (exprReader).
+func exprLiteral(e hclsyntax.Expression) (string, bool) {
+	switch e := e.(type) {
+	case *hclsyntax.TemplateExpr:
+		parts, ok := exprList(e.Parts)
+		return fmt.Sprintf("&hclsyntax.TemplateExpr{Parts: %s, SrcRange: %s}", parts, rangeLiteral(e.SrcRange)), ok
+	case *hclsyntax.TemplateWrapExpr:
+		w, ok := exprLiteral(e.Wrapped)
+		return fmt.Sprintf("&hclsyntax.TemplateWrapExpr{Wrapped: %s, SrcRange: %s}", w, rangeLiteral(e.SrcRange)), ok
+	case *hclsyntax.TupleConsExpr:
+		items, ok := exprList(e.Exprs)
+		return fmt.Sprintf("&hclsyntax.TupleConsExpr{Exprs: %s, SrcRange: %s, OpenRange: %s}", items, rangeLiteral(e.SrcRange), rangeLiteral(e.OpenRange)), ok
+	case *hclsyntax.LiteralValueExpr:
+		v := e.Val
+		if v.IsNull() || !v.IsKnown() || v.IsMarked() {
+			return "", false
+		}
+		var val string
+		switch v.Type() {
+		case cty.String:
+			val = "cty.StringVal(" + strconv.Quote(v.AsString()) + ")"
+		case cty.Bool:
+			val = "cty.BoolVal(" + strconv.FormatBool(v.True()) + ")"
+		default:
+			return "", false
+		}
+		return fmt.Sprintf("&hclsyntax.LiteralValueExpr{Val: %s, SrcRange: %s}", val, rangeLiteral(e.SrcRange)), true
+	case *hclsyntax.ScopeTraversalExpr:
+		var steps []string
+		for _, tr := range e.Traversal {
+			switch tr := tr.(type) {
+			case hcl.TraverseRoot:
+				steps = append(steps, fmt.Sprintf("hcl.TraverseRoot{Name: %q, SrcRange: %s}", tr.Name, rangeLiteral(tr.SrcRange)))
+			case hcl.TraverseAttr:
+				steps = append(steps, fmt.Sprintf("hcl.TraverseAttr{Name: %q, SrcRange: %s}", tr.Name, rangeLiteral(tr.SrcRange)))
+			default:
+				return "", false
+			}
+		}
+		return fmt.Sprintf("&hclsyntax.ScopeTraversalExpr{Traversal: hcl.Traversal{%s}, SrcRange: %s}", strings.Join(steps, ", "), rangeLiteral(e.SrcRange)), true
+	}
+	return "", false
+}
+
+func exprList(es []hclsyntax.Expression) (string, bool) {
+	if es == nil {
+		return "nil", true
+	}
+	var items []string
+	for _, e := range es {
+		lit, ok := exprLiteral(e)
+		if !ok {
+			return "", false
+		}
+		items = append(items, lit)
+	}
+	return "[]hclsyntax.Expression{" + strings.Join(items, ", ") + "}", true
+}
+
+func rangeLiteral(r hcl.Range) string {
+	return fmt.Sprintf("hcl.Range{Filename: %q, Start: hcl.Pos{Line: %d, Column: %d, Byte: %d}, End: hcl.Pos{Line: %d, Column: %d, Byte: %d}}",
+		r.Filename, r.Start.Line, r.Start.Column, r.Start.Byte, r.End.Line, r.End.Column, r.End.Byte)
+}
+
 var (
 	rangeType = reflect.TypeFor[hcl.Range]()
 	exprType  = reflect.TypeFor[hcl.Expression]()
@@ -105,16 +177,17 @@ func goLiteral(t *testing.T, v reflect.Value, src []byte) string {
 	t.Helper()
 	switch {
 	case v.Type() == rangeType:
-		r := v.Interface().(hcl.Range)
-		return fmt.Sprintf("hcl.Range{Filename: %q, Start: hcl.Pos{Line: %d, Column: %d, Byte: %d}, End: hcl.Pos{Line: %d, Column: %d, Byte: %d}}",
-			r.Filename, r.Start.Line, r.Start.Column, r.Start.Byte, r.End.Line, r.End.Column, r.End.Byte)
+		return rangeLiteral(v.Interface().(hcl.Range))
 	case v.Type() == exprType:
 		if v.IsNil() {
 			return "nil"
 		}
 		e := v.Interface().(hcl.Expression)
 		r := goLiteral(t, reflect.ValueOf(e.Range()), src)
-		if _, ok := e.(hclsyntax.Expression); ok {
+		if se, ok := e.(hclsyntax.Expression); ok {
+			if lit, ok := exprLiteral(se); ok {
+				return lit
+			}
 			return "x.at(" + r + ")"
 		}
 		// gohcl's stand-in for an optional expression left out: a null.
@@ -232,7 +305,10 @@ func sameValue(t *testing.T, path string, a, b reflect.Value) {
 		if fmt.Sprintf("%T %v %d", ea, ea.Range(), len(ea.Variables())) != fmt.Sprintf("%T %v %d", eb, eb.Range(), len(eb.Variables())) ||
 			da.HasErrors() != db.HasErrors() || (!da.HasErrors() && !va.RawEquals(vb)) {
 			t.Errorf("%s: expression %T at %v (%#v) against %T at %v (%#v)", path, ea, ea.Range(), va, eb, eb.Range(), vb)
+			return
 		}
+		// and node for node, with every place (what an error would name)
+		sameValue(t, path+"(expression)", reflect.ValueOf(ea), reflect.ValueOf(eb))
 		return
 	case a.Type() == reflect.TypeFor[*regexp.Regexp]():
 		if a.IsNil() != b.IsNil() || (!a.IsNil() && a.Interface().(*regexp.Regexp).String() != b.Interface().(*regexp.Regexp).String()) {
