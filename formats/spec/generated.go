@@ -15,11 +15,13 @@ import (
 // struct tags), which every command that looks at every client (sync,
 // clients, doctor, an export --to all) paid at each start; building them
 // from their decoded schemas takes a tenth of that (BenchmarkBuiltinSpecs).
-// The expressions (paths, server keys)
-// are parsed from the embedded source at their recorded place, so that
-// what a spec evaluates and every position it reports are the source's.
-// A source that is not the one the schema was decoded from (its length or
-// hash differ) is parsed as before.
+// Their expressions (paths, server keys) are written as the syntax nodes
+// HCL's parser makes of them, places included, or, for the forms the
+// generator does not write (function calls, conditionals), parsed from the
+// embedded source at their recorded place (exprReader): what a spec
+// evaluates and every position it reports are the source's. A source that
+// is not the one the schema was decoded from (its length or hash differ)
+// is parsed as before.
 
 // sourceHash is the hash builtin_gen.go records of each spec's source.
 func sourceHash(src []byte) uint64 {
