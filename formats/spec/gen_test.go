@@ -15,8 +15,6 @@ import (
 	"unsafe"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/gohcl"
-	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
@@ -79,12 +77,8 @@ func generatedSchema(id string, src []byte) *clientSchema {
 	for _, id := range BuiltinIDs() {
 		src, _ := BuiltinSource(id)
 		file := "builtin/" + id + ".hcl"
-		f, diags := hclparse.NewParser().ParseHCL(src, file)
+		fs, diags := decodeSchema(file, src)
 		if diags.HasErrors() {
-			t.Fatal(diags)
-		}
-		var fs fileSchema
-		if diags := gohcl.DecodeBody(f.Body, nil, &fs); diags.HasErrors() {
 			t.Fatal(diags)
 		}
 		if len(fs.Clients) != 1 {

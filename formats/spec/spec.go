@@ -336,13 +336,8 @@ var idPattern = lazyre.New(`^[a-z0-9][a-z0-9-]*$`)
 // clients. Every problem is a diagnostic with file:line:col; a client with
 // problems is left out and the others are returned.
 func Parse(file string, src []byte) ([]*Spec, canonical.Diagnostics) {
-	p := hclparse.NewParser()
-	f, hdiags := p.ParseHCL(src, file)
+	fs, hdiags := decodeSchema(file, src)
 	if hdiags.HasErrors() {
-		return nil, fromHCL(hdiags)
-	}
-	var fs fileSchema
-	if hdiags = gohcl.DecodeBody(f.Body, nil, &fs); hdiags.HasErrors() {
 		return nil, fromHCL(hdiags)
 	}
 	var out []*Spec
@@ -360,6 +355,17 @@ func Parse(file string, src []byte) ([]*Spec, canonical.Diagnostics) {
 		diags = append(diags, d.At(canonical.Pos{File: file, Line: 1, Column: 1}))
 	}
 	return out, diags
+}
+
+// decodeSchema parses src and decodes it into the schema: what Parse
+// builds specs from, and what builtin_gen.go holds of the built-in ones.
+func decodeSchema(file string, src []byte) (fileSchema, hcl.Diagnostics) {
+	var fs fileSchema
+	f, diags := hclparse.NewParser().ParseHCL(src, file)
+	if diags.HasErrors() {
+		return fs, diags
+	}
+	return fs, gohcl.DecodeBody(f.Body, nil, &fs)
 }
 
 // checker accumulates spec problems with their place.
