@@ -235,6 +235,7 @@ func Load(dir string) (*State, error) {
 			st.path, st.Version, Version)
 	}
 	st.Version = Version
+	st.dropNulls()
 	// Entries of the same hash share its snapshot (a snapshot is never
 	// changed; see Entry.Server).
 	shared := make(map[string]*canonical.Server, len(st.Snapshots))

@@ -145,6 +145,8 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte(`{}`))
 	f.Add([]byte(`null`))
 	f.Add([]byte(`{"version":2}`))
+	f.Add([]byte(`{"version":1,"files":{"/a":null,"/b":{"sections":{"":null,"x":{"managed":{"y":null}}}}},"bases":{"/s":null,"/t":{"x":null}},` +
+		`"sync":{"/s":null,"/t":{"clients":{"k":null},"deleted":{"x":null},"conflicts":{"c":null}}}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		dir := t.TempDir()
 		os.WriteFile(filepath.Join(dir, FileName), data, 0o600)

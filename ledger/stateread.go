@@ -171,3 +171,56 @@ func entry(r *jsonread.Reader, client *string) *Entry {
 		}
 	}
 }
+
+// dropNulls forgets the records a loaded state holds as null (a state
+// written by hand, or by a tool that writes JSON its own way): a null
+// record says nothing, and every command read past it into a nil pointer.
+func (st *State) dropNulls() {
+	for path, f := range st.Files {
+		if f == nil {
+			delete(st.Files, path)
+			continue
+		}
+		for name, sec := range f.Sections {
+			if sec == nil {
+				delete(f.Sections, name)
+				continue
+			}
+			dropNullEntries(sec.Managed)
+		}
+	}
+	for path, bases := range st.Bases {
+		if bases == nil {
+			delete(st.Bases, path)
+			continue
+		}
+		dropNullEntries(bases)
+	}
+	for path, s := range st.Sync {
+		if s == nil {
+			delete(st.Sync, path)
+			continue
+		}
+		for key, entries := range s.Clients {
+			if entries == nil {
+				delete(s.Clients, key)
+				continue
+			}
+			dropNullEntries(entries)
+		}
+		dropNullEntries(s.Deleted)
+		for name, c := range s.Conflicts {
+			if c == nil {
+				delete(s.Conflicts, name)
+			}
+		}
+	}
+}
+
+func dropNullEntries(m map[string]*Entry) {
+	for name, e := range m {
+		if e == nil {
+			delete(m, name)
+		}
+	}
+}
