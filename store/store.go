@@ -48,11 +48,11 @@ type Store struct {
 
 	src    []byte
 	blocks map[string]*serverBlock // servers as they are in src; nil until needed for a store from the cache
-	// asLoaded, for a store from the cache (ParseCached), is a copy of its
-	// servers and rules as loaded: while they are unchanged, Bytes needs no
-	// syntax tree.
-	asLoaded *parsed
-	broken   bool // src did not parse; nothing may be written
+	// cached, for a store from the cache (ParseCached), is the kept parse
+	// it was decoded from: while its servers and rules are what that says,
+	// Bytes needs no syntax tree.
+	cached []byte
+	broken bool // src did not parse; nothing may be written
 }
 
 // ClientRule is a client "NAME" block: which servers that client gets. With
