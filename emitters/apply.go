@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/internal/atomicfile"
 	"github.com/mcpsync/mcpsync/internal/safefile"
 	"github.com/mcpsync/mcpsync/ledger"
@@ -157,6 +158,7 @@ func Apply(p *Plan, opts ApplyOptions) (*Result, error) {
 	for _, fc := range p.Files {
 		atomicfile.CleanStale(fc.Path)
 	}
+	hashAfter(changes)
 	if len(changes) > 0 {
 		manifest, dir, err := backup(changes, opts.StateDir, at, opts.Command, opts.State)
 		if err != nil {
@@ -208,6 +210,27 @@ func Apply(p *Plan, opts ApplyOptions) (*Result, error) {
 		res.Pruned, _ = PruneBackups(opts.StateDir, r, at)
 	}
 	return res, nil
+}
+
+// newBase returns a new sync base entry for the store server srv, sharing
+// the snapshot the files' entries of it share (storeEntries).
+func (p *Plan) newBase(st *ledger.State, srv canonical.Server) *ledger.Entry {
+	if p.stored != nil {
+		return p.stored.entry("", srv)
+	}
+	return st.NewEntry("", srv, time.Time{})
+}
+
+// hashAfter hashes the new bytes of every change that writes, side by
+// side: the backup's manifest and the state both record the hash, which
+// was made twice, one file after the other (four files of 10,000 servers
+// are 6 MB).
+func hashAfter(changes []*FileChange) {
+	eachFile(len(changes), func(i int) {
+		if fc := changes[i]; fc.After != nil {
+			fc.afterHash = ledger.HashBytes(fc.After)
+		}
+	})
 }
 
 // maxWriters bounds the files Apply writes at once.
@@ -380,7 +403,7 @@ func backup(changes []*FileChange, stateDir string, at time.Time, command string
 			}
 		}
 		if fc.After != nil {
-			rec.NewSHA256 = ledger.HashBytes(fc.After)
+			rec.NewSHA256 = fc.afterHash
 		}
 		if fc.Before != nil {
 			rec.Backup = EscapePath(fc.Path)
@@ -500,9 +523,13 @@ func (p *Plan) record(st *ledger.State, at time.Time) {
 			for _, name := range tp.forget {
 				st.Forget(fc.Path, section, name)
 			}
+			known := st.Managed(fc.Path, section)
+			if len(known) == 0 && len(tp.manage) > 0 {
+				st.ManagedRoom(fc.Path, section, len(tp.manage))
+			}
 			for name, e := range tp.manage {
 				e.At = at
-				if old := st.Managed(fc.Path, section)[name]; old != nil && old.Hash == e.Hash {
+				if old := known[name]; old != nil && old.Hash == e.Hash {
 					if e.From == "" || e.From == old.From {
 						continue // unchanged since recorded: keep when it was written
 					}
@@ -513,7 +540,7 @@ func (p *Plan) record(st *ledger.State, at time.Time) {
 		}
 		if fc.Changed() {
 			f := st.EnsureFile(fc.Path)
-			f.SHA256, f.Written = ledger.HashBytes(fc.After), at
+			f.SHA256, f.Written = fc.afterHash, at
 			if fc.Before == nil {
 				// A new file: what was known of an earlier one there is moot.
 				f.Created, f.CreatedDirs, f.AddedKeys, f.AddedSideKeys = true, fc.createdDirs, nil, nil
@@ -531,8 +558,8 @@ func (p *Plan) record(st *ledger.State, at time.Time) {
 		for _, srv := range p.bases {
 			source := p.baseSources[srv.Name]
 			if old := st.Base(p.storePath, srv.Name); old == nil || old.Source != source || !old.Holds(srv) {
-				e := st.NewEntry("", srv, at)
-				e.Source = source
+				e := p.newBase(st, srv)
+				e.At, e.Source = at, source
 				st.SetBase(p.storePath, srv.Name, e)
 			}
 		}

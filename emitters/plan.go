@@ -193,6 +193,9 @@ type FileChange struct {
 	removeDirs  []string
 	// restored is the backup record a restore brings back.
 	restored *BackupRecord
+	// afterHash is After's hash, made by Apply for the backup's manifest
+	// and the state both.
+	afterHash string
 }
 
 // Changed reports whether applying writes or removes the file.
@@ -211,6 +214,9 @@ type Plan struct {
 	// setsDropped: the targets' server sets were let go after planning
 	// (ExportOptions.DropSets).
 	setsDropped bool
+	// stored holds the store servers' entries the files' share, for the
+	// bases (an export's; nil for other plans).
+	stored *storeEntries
 }
 
 // Changes returns the files that would be written or removed.
@@ -261,6 +267,8 @@ type ExportOptions struct {
 	// a large plan's memory, and nothing that writes needs them after.
 	// SecretMask then reads them back from the bytes.
 	DropSets bool
+
+	stored *storeEntries // made by PlanExport
 }
 
 // PlanExport plans writing the store's servers into every target. Targets
@@ -272,7 +280,8 @@ func PlanExport(targets []Target, opts ExportOptions) *Plan {
 	if opts.Allows == nil {
 		opts.Allows = func(string, string) bool { return true }
 	}
-	p := &Plan{storePath: opts.StorePath, baseSources: opts.Sources, setsDropped: opts.DropSets}
+	opts.stored = newStoreEntries(opts.State, opts.Servers.Indexed())
+	p := &Plan{storePath: opts.StorePath, baseSources: opts.Sources, setsDropped: opts.DropSets, stored: opts.stored}
 	exported := make(map[string]bool, opts.Servers.Len())
 	pruned := map[string]bool{}
 	var clean cleanHashes // see projectSecrets
@@ -647,7 +656,7 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 	// 10,000 copied the growing list over and over.
 	desiredSet := canonical.Set{Servers: make([]canonical.Server, len(current.Servers), len(current.Servers)+len(opts.Servers.Servers))}
 	copy(desiredSet.Servers, current.Servers)
-	currentIdx, desired, storeIdx := current.Indexed(), desiredSet.Indexed(), opts.Servers.Indexed()
+	currentIdx, desired, storeIdx := current.Indexed(), desiredSet.Indexed(), opts.stored.servers
 	section := SectionKey(loc)
 	managed := opts.State.Managed(fc.Path, section)
 	var adds, updates []string
@@ -674,11 +683,11 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 			continue
 		}
 		rec := managed[want.Name]
-		if same, from := heldAsWritten(t, have, want, rec, opts.Encode); same {
+		if same, from := heldAsWritten(t, have, want, rec, opts.Encode, opts.stored); same {
 			tp.Entries = append(tp.Entries, EntryChange{Name: want.Name, Action: Keep})
 			exported[want.Name] = true
 			if rec != nil {
-				tp.manageSnapshot(opts.State, want.Name, client, have, rec).From = from
+				tp.manageSnapshot(opts.State, want.Name, client, have, rec, nil).From = from
 			}
 			continue
 		}
@@ -767,7 +776,7 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 	}
 	out = tp.sideKeys(opts.State, fc.Path, data, out, after)
 	for _, name := range adds {
-		tp.recordWritten(opts.State, name, client, storeIdx, afterIdx, Add, opts.Encode)
+		tp.recordWritten(opts.State, name, client, opts.stored, afterIdx, Add, opts.Encode)
 		writtenHere[name] = true
 	}
 	for _, name := range updates {
@@ -775,7 +784,7 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 		if before, _ := currentIdx.Get(name); sameBytesOfMeaning(before, afterIdx, name) {
 			action = Keep // the client cannot express the difference; the file stays as it is
 		}
-		tp.recordWritten(opts.State, name, client, storeIdx, afterIdx, action, opts.Encode)
+		tp.recordWritten(opts.State, name, client, opts.stored, afterIdx, action, opts.Encode)
 		writtenHere[name] = true
 	}
 	for _, name := range removes {
@@ -817,30 +826,36 @@ func noneHeld(fc *FileChange, tp *TargetPlan, adds []string, desired *canonical.
 // recordWritten notes a server mcpsync wrote, as the client reads it back.
 // A server the adapter left out (a transport the client cannot use) is a
 // skip; the adapter's warning says why.
-func (tp *TargetPlan) recordWritten(st *ledger.State, name, client string, store, after *canonical.Indexed, action Action, opts formats.EncodeOptions) {
+func (tp *TargetPlan) recordWritten(st *ledger.State, name, client string, stored *storeEntries, after *canonical.Indexed, action Action, opts formats.EncodeOptions) {
 	srv, ok := after.Get(name)
 	if !ok {
 		tp.Entries = append(tp.Entries, EntryChange{Name: name, Action: Skip, Reason: ReasonCannotExpress})
 		return
 	}
 	tp.Entries = append(tp.Entries, EntryChange{Name: name, Action: action})
-	e := tp.manageSnapshot(st, name, client, srv, nil)
-	if want, ok := store.Get(name); ok && !sameDefinition(srv, want, client) {
+	e := tp.manageSnapshot(st, name, client, srv, nil, stored)
+	if want, ok := stored.servers.Get(name); ok && !sameDefinition(srv, want, client) {
 		// The client holds it in its own way (Cursor reads an SSE url as
 		// plain url): say what it was written from, so that the next run
 		// need not write it again to see that it holds the same.
-		e.From = WrittenFrom(tp.Target, want, opts)
+		e.From = writtenFrom(tp.Target, stored.of(name).Hash, opts)
 	}
 }
 
 // manageSnapshot records srv as mcpsync's entry name; rec, when not nil,
-// is the entry's earlier record, whose hash serves if it holds srv.
-func (tp *TargetPlan) manageSnapshot(st *ledger.State, name, client string, srv canonical.Server, rec *ledger.Entry) *ledger.Entry {
+// is the entry's earlier record, whose hash serves if it holds srv; else
+// stored, when not nil, lends the store server's snapshot if it is srv.
+func (tp *TargetPlan) manageSnapshot(st *ledger.State, name, client string, srv canonical.Server, rec *ledger.Entry, stored *storeEntries) *ledger.Entry {
 	if tp.manage == nil {
 		// Room for every server the section holds (or is about to).
 		tp.manage = make(map[string]*ledger.Entry, max(tp.Current.Len(), tp.Desired.Len()))
 	}
-	e := st.Renew(rec, client, srv, time.Time{}) // Apply stamps the time
+	var e *ledger.Entry
+	if rec == nil && stored != nil {
+		e = stored.entry(client, srv)
+	} else {
+		e = st.Renew(rec, client, srv, time.Time{}) // Apply stamps the time
+	}
 	tp.manage[name] = e
 	return e
 }
@@ -852,7 +867,7 @@ func (tp *TargetPlan) manageSnapshot(st *ledger.State, name, client string, srv 
 // (rec.From); or equal to want's View (an encode and a decode of want
 // alone). from, when not "", is what the entry is now known to be written
 // from.
-func heldAsWritten(t Target, have, want canonical.Server, rec *ledger.Entry, opts formats.EncodeOptions) (same bool, from string) {
+func heldAsWritten(t Target, have, want canonical.Server, rec *ledger.Entry, opts formats.EncodeOptions, stored *storeEntries) (same bool, from string) {
 	client := t.Adapter.ID()
 	if sameDefinition(have, want, client) {
 		return true, ""
@@ -860,7 +875,7 @@ func heldAsWritten(t Target, have, want canonical.Server, rec *ledger.Entry, opt
 	if rec == nil { // not mcpsync's entry: nothing to remember about it
 		return sameDefinition(have, formats.ViewOr(t.Adapter, t.Location, want, opts), client), ""
 	}
-	from = WrittenFrom(t, want, opts)
+	from = writtenFrom(t, stored.of(want.Name).Hash, opts)
 	if rec.From == from && rec.Holds(have) {
 		return true, from
 	}
@@ -874,9 +889,14 @@ func heldAsWritten(t Target, have, want canonical.Server, rec *ledger.Entry, opt
 // the client, its file, the options and the build of mcpsync that encoded
 // it. Any of them different is another encoding.
 func WrittenFrom(t Target, want canonical.Server, opts formats.EncodeOptions) string {
+	return writtenFrom(t, ledger.Hash(want), opts)
+}
+
+// writtenFrom is WrittenFrom of the definition whose hash is wantHash.
+func writtenFrom(t Target, wantHash string, opts formats.EncodeOptions) string {
 	h := sha256.New()
 	h.Write(buildid.ID())
-	fmt.Fprintf(h, "\x00%s\x00%s\x00%s\x00%+v\x00%s", t.Adapter.ID(), t.Location.Path, t.Location.Scope, opts.For(t.Location), ledger.Hash(want))
+	fmt.Fprintf(h, "\x00%s\x00%s\x00%s\x00%+v\x00%s", t.Adapter.ID(), t.Location.Path, t.Location.Scope, opts.For(t.Location), wantHash)
 	return hex.EncodeToString(h.Sum(nil))
 }
 

@@ -211,7 +211,7 @@ func planFileSync(fc *FileChange, opts SyncOptions) {
 			tp.After = tp.Current
 			for _, name := range want.Refresh {
 				if srv, ok := tp.Current.Get(name); ok && opts.State.IsManaged(fc.Path, section, name) {
-					tp.manageSnapshot(opts.State, name, tp.Client, srv, nil)
+					tp.manageSnapshot(opts.State, name, tp.Client, srv, nil, nil)
 				}
 			}
 			continue
@@ -236,7 +236,7 @@ func planFileSync(fc *FileChange, opts SyncOptions) {
 		wantIdx := want.Servers.Indexed()
 		for _, name := range want.Written {
 			if srv, ok := after.Get(name); ok {
-				e := tp.manageSnapshot(opts.State, name, tp.Client, srv, nil)
+				e := tp.manageSnapshot(opts.State, name, tp.Client, srv, nil, nil)
 				if w, ok := wantIdx.Get(name); ok && !sameDefinition(srv, w, tp.Client) {
 					e.From = WrittenFrom(t, w, opts.Encode) // as export records it (recordWritten)
 				}
@@ -244,7 +244,7 @@ func planFileSync(fc *FileChange, opts SyncOptions) {
 		}
 		for _, name := range want.Refresh {
 			if srv, ok := after.Get(name); ok && opts.State.IsManaged(fc.Path, section, name) {
-				tp.manageSnapshot(opts.State, name, tp.Client, srv, nil)
+				tp.manageSnapshot(opts.State, name, tp.Client, srv, nil, nil)
 			}
 		}
 		for _, name := range want.Removed {

@@ -139,10 +139,17 @@ func NewEntry(client string, srv canonical.Server, at time.Time) *Entry {
 // of 10,000 servers in five clients asks this 50,000 times. Where they
 // differ, or e holds no snapshot, the hashes decide.
 func (e *Entry) Holds(srv canonical.Server) bool {
-	if e.HasServer() && canonical.Equal(*e.Server, srv, extraClients(*e.Server, srv)...) {
+	if e.SameServer(srv) {
 		return true
 	}
 	return e.Hash == Hash(srv)
+}
+
+// SameServer reports whether e's snapshot is srv, with every client's
+// keys: Holds without its fallback to hashing srv, for a caller that makes
+// srv's own entry when it is not.
+func (e *Entry) SameServer(srv canonical.Server) bool {
+	return e.HasServer() && canonical.Equal(*e.Server, srv, extraClients(*e.Server, srv)...)
 }
 
 // extraClients lists the clients either server holds keys of.
@@ -484,6 +491,24 @@ func (st *State) SetManaged(path, section, name string, e *Entry) {
 		st.changes++
 	}
 	s.Managed[name] = e
+}
+
+// ManagedRoom makes the managed entries of a section that has none room
+// for n: a file's first export records every server in it, and a map
+// grown one entry at a time rehashed itself a dozen times at 10,000.
+func (st *State) ManagedRoom(path, section string, n int) {
+	f := st.EnsureFile(path)
+	if f.Sections == nil {
+		f.Sections = map[string]*Section{}
+	}
+	s := f.Sections[section]
+	if s == nil {
+		s = &Section{}
+		f.Sections[section] = s
+	}
+	if len(s.Managed) == 0 {
+		s.Managed = make(map[string]*Entry, n)
+	}
 }
 
 // Forget drops the managed record of name (the entry was removed, or is no
