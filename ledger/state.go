@@ -24,6 +24,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -314,12 +315,16 @@ func (st *State) Save() error {
 	// snapshots: moving each server out of its entry and back, as this
 	// did, was about a quarter of the time a save of 10,000 servers took
 	// (BenchmarkSave).
-	w := stateJSON{bySnapshot: true, snaps: snaps, times: &timeMemo{}}
-	data, err := w.state(make([]byte, 0, 256*n+1024), st)
-	if err != nil {
+	err := atomicfile.Write(st.path, 0o600, func(f io.Writer) error {
+		w := stateJSON{bySnapshot: true, snaps: snaps, times: &timeMemo{}, out: f}
+		rest, err := w.state(make([]byte, 0, min(256*n+1024, saveChunk+64<<10)), st)
+		if err != nil {
+			return err
+		}
+		_, err = f.Write(append(rest, '\n'))
 		return err
-	}
-	if err := atomicfile.WriteFile(st.path, append(data, '\n'), 0o600); err != nil {
+	})
+	if err != nil {
 		return fmt.Errorf("%s: cannot save mcpsync's state: %w", st.path, err)
 	}
 	return nil

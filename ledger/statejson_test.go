@@ -3,6 +3,8 @@ package ledger
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"os"
 	"testing"
 	"time"
 
@@ -233,6 +235,49 @@ func TestTimeMemo(t *testing.T) {
 		want, werr := appendTime([]byte("x"), at)
 		if (gerr != nil) != (werr != nil) || !bytes.Equal(got, want) {
 			t.Errorf("time %d (%v): memo wrote %s (%v), appendTime %s (%v)", i, at, got, gerr, want, werr)
+		}
+	}
+}
+
+// TestSaveWritesInChunks: Save writes the state out as it goes, chunk by
+// chunk, and the file is the one text the encoder makes of it whole.
+func TestSaveWritesInChunks(t *testing.T) {
+	defer func(n int) { saveChunk = n }(saveChunk)
+	st := New(t.TempDir())
+	st.Files = map[string]*File{}
+	at := time.Unix(1700000000, 0).UTC()
+	bases := map[string]*Entry{}
+	for f := range 3 {
+		managed := map[string]*Entry{}
+		for i := range 200 {
+			srv := canonical.Server{Name: fmt.Sprintf("s%03d", i), Command: "npx", Args: []string{fmt.Sprint(i % (f + 2))}}
+			managed[srv.Name] = st.NewEntry(fmt.Sprintf("client%d", f), srv, at)
+			bases[srv.Name] = st.NewEntry("", srv, at)
+		}
+		st.Files[fmt.Sprintf("/p/file%d", f)] = &File{SHA256: "x", Written: at, Sections: map[string]*Section{"": {Managed: managed}}}
+	}
+	st.Bases = map[string]map[string]*Entry{"/store.hcl": bases}
+	snaps := map[string]*canonical.Server{}
+	st.eachEntry(func(e *Entry) {
+		if _, ok := snaps[e.Hash]; !ok && e.inSnapshots() {
+			snaps[e.Hash] = e.Server
+		}
+	})
+	whole, err := stateJSON{bySnapshot: true, snaps: snaps}.state(nil, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, chunk := range []int{1, 100, 4096, len(whole), 1 << 20} {
+		saveChunk = chunk
+		if err := st.Save(); err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(st.Path())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, append(whole, '\n')) {
+			t.Fatalf("chunks of %d: saved %d bytes, want the %d of one encoding", chunk, len(got), len(whole)+1)
 		}
 	}
 }

@@ -22,6 +22,7 @@ package atomicfile
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -69,6 +70,16 @@ func Resolve(path string) (string, error) {
 // data. newPerm is the mode of a file that does not exist yet; an existing
 // file keeps its mode. Missing parent directories are created with 0700.
 func WriteFile(path string, data []byte, newPerm fs.FileMode) error {
+	return Write(path, newPerm, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// Write is WriteFile of the bytes write writes: a large file need not be
+// held whole in memory to be written. An error from write leaves the file
+// as it was.
+func Write(path string, newPerm fs.FileMode, write func(io.Writer) error) error {
 	real, err := Resolve(path)
 	if err != nil {
 		return err
@@ -102,7 +113,7 @@ func WriteFile(path string, data []byte, newPerm fs.FileMode) error {
 	if err := tmp.Chmod(perm); err != nil && runtime.GOOS != "windows" {
 		return err
 	}
-	if _, err := tmp.Write(data); err != nil {
+	if err := write(tmp); err != nil {
 		return err
 	}
 	if err := tmp.Sync(); err != nil {
