@@ -214,7 +214,7 @@ type Plan struct {
 	// setsDropped: the targets' server sets were let go after planning
 	// (ExportOptions.DropSets).
 	setsDropped bool
-	// stored holds the store servers' entries the files' share, for the
+	// stored holds the store servers' entries the files share, for the
 	// bases (an export's; nil for other plans).
 	stored *storeEntries
 }
