@@ -480,15 +480,7 @@ func (st *State) IsManaged(path, section, name string) bool {
 
 // SetManaged records that mcpsync wrote e as name in the server map.
 func (st *State) SetManaged(path, section, name string, e *Entry) {
-	f := st.EnsureFile(path)
-	if f.Sections == nil {
-		f.Sections = map[string]*Section{}
-	}
-	s := f.Sections[section]
-	if s == nil {
-		s = &Section{}
-		f.Sections[section] = s
-	}
+	s := st.ensureSection(path, section)
 	if s.Managed == nil {
 		s.Managed = map[string]*Entry{}
 	}
@@ -502,6 +494,14 @@ func (st *State) SetManaged(path, section, name string, e *Entry) {
 // for n: a file's first export records every server in it, and a map
 // grown one entry at a time rehashed itself a dozen times at 10,000.
 func (st *State) ManagedRoom(path, section string, n int) {
+	if s := st.ensureSection(path, section); len(s.Managed) == 0 {
+		s.Managed = make(map[string]*Entry, n)
+	}
+}
+
+// ensureSection returns the record of a section of path, creating it
+// (and the file's) when there is none.
+func (st *State) ensureSection(path, section string) *Section {
 	f := st.EnsureFile(path)
 	if f.Sections == nil {
 		f.Sections = map[string]*Section{}
@@ -511,9 +511,7 @@ func (st *State) ManagedRoom(path, section string, n int) {
 		s = &Section{}
 		f.Sections[section] = s
 	}
-	if len(s.Managed) == 0 {
-		s.Managed = make(map[string]*Entry, n)
-	}
+	return s
 }
 
 // Forget drops the managed record of name (the entry was removed, or is no

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"encoding/json"
+	"maps"
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/internal/jsonread"
@@ -176,51 +177,26 @@ func entry(r *jsonread.Reader, client *string) *Entry {
 // written by hand, or by a tool that writes JSON its own way): a null
 // record says nothing, and every command read past it into a nil pointer.
 func (st *State) dropNulls() {
-	for path, f := range st.Files {
-		if f == nil {
-			delete(st.Files, path)
-			continue
-		}
-		for name, sec := range f.Sections {
-			if sec == nil {
-				delete(f.Sections, name)
-				continue
-			}
-			dropNullEntries(sec.Managed)
+	maps.DeleteFunc(st.Files, func(_ string, f *File) bool { return f == nil })
+	for _, f := range st.Files {
+		maps.DeleteFunc(f.Sections, func(_ string, sec *Section) bool { return sec == nil })
+		for _, sec := range f.Sections {
+			maps.DeleteFunc(sec.Managed, nullEntry)
 		}
 	}
-	for path, bases := range st.Bases {
-		if bases == nil {
-			delete(st.Bases, path)
-			continue
-		}
-		dropNullEntries(bases)
+	maps.DeleteFunc(st.Bases, func(_ string, m map[string]*Entry) bool { return m == nil })
+	for _, bases := range st.Bases {
+		maps.DeleteFunc(bases, nullEntry)
 	}
-	for path, s := range st.Sync {
-		if s == nil {
-			delete(st.Sync, path)
-			continue
+	maps.DeleteFunc(st.Sync, func(_ string, s *Sync) bool { return s == nil })
+	for _, s := range st.Sync {
+		maps.DeleteFunc(s.Clients, func(_ string, m map[string]*Entry) bool { return m == nil })
+		for _, entries := range s.Clients {
+			maps.DeleteFunc(entries, nullEntry)
 		}
-		for key, entries := range s.Clients {
-			if entries == nil {
-				delete(s.Clients, key)
-				continue
-			}
-			dropNullEntries(entries)
-		}
-		dropNullEntries(s.Deleted)
-		for name, c := range s.Conflicts {
-			if c == nil {
-				delete(s.Conflicts, name)
-			}
-		}
+		maps.DeleteFunc(s.Deleted, nullEntry)
+		maps.DeleteFunc(s.Conflicts, func(_ string, c *Conflict) bool { return c == nil })
 	}
 }
 
-func dropNullEntries(m map[string]*Entry) {
-	for name, e := range m {
-		if e == nil {
-			delete(m, name)
-		}
-	}
-}
+func nullEntry(_ string, e *Entry) bool { return e == nil }
