@@ -36,7 +36,7 @@ func TestHelpFiles(t *testing.T) {
 			walk(sub, path+" "+sub.Name)
 		}
 	}
-	root := a.rootCommand()
+	root := a.rootCommand(a.commands())
 	walk(root, "mcpsync")
 	entries, err := fs.ReadDir(helpFiles, "help")
 	if err != nil || len(entries) < 20 {
@@ -89,5 +89,6 @@ func TestHelpPrintsTheTextTrimmed(t *testing.T) {
 			walk(sub, append(append([]string{}, path...), sub.Name))
 		}
 	}
-	walk((&App{}).rootCommand(), []string{"mcpsync"})
+	a := &App{}
+	walk(a.rootCommand(a.commands()), []string{"mcpsync"})
 }

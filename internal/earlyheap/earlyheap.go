@@ -30,6 +30,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpsync/mcpsync/internal/cliargs"
 	"github.com/mcpsync/mcpsync/internal/hugeheap"
 )
 
@@ -63,25 +64,8 @@ func PrintsOnly(args []string) bool {
 // doctor is not among them (see the package's comment).
 var readers = []string{"list", "show", "status", "clients"}
 
-// valueFlags are mcpsync's global flags that take a value as the next
-// argument.
-var valueFlags = []string{"--store", "-store", "--project", "-project", "-C", "--C"}
-
 // ReadsOnly reports whether args run one of the commands that only read
 // and report.
 func ReadsOnly(args []string) bool {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			return false
-		}
-		if strings.HasPrefix(a, "-") {
-			if slices.Contains(valueFlags, a) {
-				i++ // its value
-			}
-			continue
-		}
-		return slices.Contains(readers, a)
-	}
-	return false
+	return slices.Contains(readers, cliargs.Command(args))
 }
