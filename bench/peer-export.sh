@@ -61,7 +61,7 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-go build -o "$work/mcpsync" ./cmd/mcpsync
+CGO_ENABLED=0 go build -o "$work/mcpsync" ./cmd/mcpsync # as the README installs it
 mcpsync=$work/mcpsync
 
 # The seed project: the same servers in each tool's own format.

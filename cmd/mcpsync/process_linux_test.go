@@ -22,6 +22,11 @@ import (
 //     alternating with a Go hello world built here: x-hello at most 3.
 //     start-only is the same mcpsync built to return as main begins
 //     (startOnly): what the binary costs before any of its work.
+//     ms-version-cgo is version built with the C library linked (plain
+//     go build), for comparison.
+//
+// Every mcpsync here is built as the README installs it: static
+// (CGO_ENABLED=0, installedBinary).
 //
 //   - servers=50: a fresh export to Claude Code, Cursor, VS Code, Codex
 //     and OpenCode's project files: x-12MiB, its peak resident memory
@@ -33,23 +38,25 @@ import (
 //
 //     go test ./cmd/mcpsync -run '^$' -bench Process -benchtime 5x
 func BenchmarkProcess(b *testing.B) {
-	bin := mcpsyncBinary(b)
+	bin := installedBinary(b)
 	b.Run("start", func(b *testing.B) {
-		hello, start := helloWorld(b), startOnlyBinary(b)
+		hello, start, withCgo := helloWorld(b), startOnlyBinary(b), mcpsyncBinary(b)
 		home := b.TempDir()
 		env := sandboxEnv(home)
-		var hw, floor, version, list time.Duration
+		var hw, floor, version, list, versionCgo time.Duration
 		for range b.N * 10 { // a start is short: ten of each per iteration
 			hw += timeRun(b, env, home, hello).took
 			floor += timeRun(b, env, home, start, "version").took
 			version += timeRun(b, env, home, bin, "version").took
 			list += timeRun(b, env, home, bin, "list").took
+			versionCgo += timeRun(b, env, home, withCgo, "version").took
 		}
 		n := time.Duration(b.N * 10)
 		b.ReportMetric(float64((hw/n).Microseconds())/1000, "ms-hello")
 		b.ReportMetric(float64((floor/n).Microseconds())/1000, "ms-start-only")
 		b.ReportMetric(float64((version/n).Microseconds())/1000, "ms-version")
 		b.ReportMetric(float64((list/n).Microseconds())/1000, "ms-list")
+		b.ReportMetric(float64((versionCgo/n).Microseconds())/1000, "ms-version-cgo")
 		// start-only-x-hello is no goal: it is the part of the others that
 		// main does not reach, what this binary costs to start at all.
 		b.ReportMetric(float64(floor)/float64(hw), "start-only-x-hello")
@@ -150,12 +157,27 @@ func helloWorld(b *testing.B) string {
 	return bin
 }
 
-// startOnlyBinary builds cmd/mcpsync with main.startOnly set: the same
-// code, whose main returns at once.
+// installedBinary builds cmd/mcpsync as the README installs it: static,
+// with no C library to load at each start (CGO_ENABLED=0).
+func installedBinary(b *testing.B) string {
+	b.Helper()
+	bin := filepath.Join(b.TempDir(), "mcpsync")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// startOnlyBinary builds cmd/mcpsync as installedBinary does, with
+// main.startOnly set: the same code, whose main returns at once.
 func startOnlyBinary(b *testing.B) string {
 	b.Helper()
 	bin := filepath.Join(b.TempDir(), "mcpsync-start-only")
-	if out, err := exec.Command("go", "build", "-ldflags", "-X main.startOnly=1", "-o", bin, ".").CombinedOutput(); err != nil {
+	cmd := exec.Command("go", "build", "-ldflags", "-X main.startOnly=1", "-o", bin, ".")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, out)
 	}
 	return bin
