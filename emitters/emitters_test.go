@@ -510,3 +510,37 @@ func TestPruneRemovesCreatedFileWithWrapperLeft(t *testing.T) {
 		t.Fatalf("a created file the user added to is %s", p.Files[0].Kind)
 	}
 }
+
+// TestExportRecordsBasesOfExportedServersOnly: an export records a sync
+// base for each store server some file holds, whichever file, and none
+// for a server the store keeps from every client.
+func TestExportRecordsBasesOfExportedServersOnly(t *testing.T) {
+	sb := newSandbox(t)
+	a, b := lineAdapter{id: "a"}, lineAdapter{id: "b"}
+	servers := []canonical.Server{stdio("both", "npx"), stdio("only-b", "npx"), stdio("none", "npx"), stdio("only-a", "npx")}
+	allows := func(client, server string) bool {
+		switch server {
+		case "only-a":
+			return client == "a"
+		case "only-b":
+			return client == "b"
+		case "none":
+			return false
+		}
+		return true
+	}
+	p := sb.plan([]Target{sb.target(a, ""), sb.target(b, "")}, servers, func(o *ExportOptions) { o.Allows = allows })
+	if err := p.Err(); err != nil {
+		t.Fatal(err)
+	}
+	sb.apply(p)
+	for _, srv := range servers {
+		base := sb.st.Base("/store.hcl", srv.Name)
+		if want := srv.Name != "none"; (base != nil) != want {
+			t.Errorf("base of %s = %+v; want one: %v", srv.Name, base, want)
+		}
+		if base != nil && base.Hash != ledger.Hash(srv) {
+			t.Errorf("base of %s has hash %s, want %s", srv.Name, base.Hash, ledger.Hash(srv))
+		}
+	}
+}

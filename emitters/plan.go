@@ -282,14 +282,18 @@ func PlanExport(targets []Target, opts ExportOptions) *Plan {
 	}
 	opts.stored = newStoreEntries(opts.State, opts.Servers.Indexed())
 	p := &Plan{storePath: opts.StorePath, baseSources: opts.Sources, setsDropped: opts.DropSets, stored: opts.stored}
-	exported := make(map[string]bool, opts.Servers.Len())
+	// exported marks the store servers some file holds, by their place in
+	// the store: a file's own map of names was 300 KB at 10,000 servers,
+	// every file's held until the last was planned.
+	exported := make([]bool, opts.Servers.Len())
 	pruned := map[string]bool{}
 	var clean cleanHashes // see projectSecrets
 	groups := groupByFile(targets)
 	type planned struct {
-		fc               *FileChange
-		unread           bool // readFile failed: not planned
-		exported, pruned map[string]bool
+		fc       *FileChange
+		unread   bool   // readFile failed: not planned
+		exported []bool // by the store server's place
+		pruned   map[string]bool
 	}
 	files := make([]planned, len(groups))
 	// Each file is planned on its own (read, encoded, read back, checked),
@@ -300,7 +304,7 @@ func PlanExport(targets []Target, opts ExportOptions) *Plan {
 		fc := readFile(groups[i])
 		// Room for every store server: a map grown one name at a time
 		// rehashed itself a dozen times per file at 10,000 servers.
-		pl := planned{fc: fc, unread: fc.Diags.HasErrors(), exported: make(map[string]bool, opts.Servers.Len()), pruned: map[string]bool{}}
+		pl := planned{fc: fc, unread: fc.Diags.HasErrors(), exported: make([]bool, opts.Servers.Len()), pruned: map[string]bool{}}
 		if !pl.unread {
 			group := groups[i]
 			planFileExport(fc, group, opts, pl.exported, pl.pruned)
@@ -327,7 +331,9 @@ func PlanExport(targets []Target, opts ExportOptions) *Plan {
 		if pl.unread {
 			continue
 		}
-		maps.Copy(exported, pl.exported)
+		for i, ok := range pl.exported {
+			exported[i] = exported[i] || ok
+		}
 		maps.Copy(pruned, pl.pruned)
 	}
 	p.bases = exportedBases(opts.Servers.Servers, exported)
@@ -339,15 +345,15 @@ func PlanExport(targets []Target, opts ExportOptions) *Plan {
 	return p
 }
 
-// exportedBases returns the servers of store that exported names, in
-// order: store itself when that is all of them (the usual export), which
+// exportedBases returns the servers of store that exported marks (by
+// their place in store), in order: store itself when that is all of them (the usual export), which
 // the plan then shares with its caller and never changes; otherwise a list
 // of its own. A copy of every server was 2.7 MB held to the end of an
 // export of 10,000.
-func exportedBases(store []canonical.Server, exported map[string]bool) []canonical.Server {
+func exportedBases(store []canonical.Server, exported []bool) []canonical.Server {
 	n := 0
-	for _, srv := range store {
-		if exported[srv.Name] {
+	for _, ok := range exported {
+		if ok {
 			n++
 		}
 	}
@@ -355,8 +361,8 @@ func exportedBases(store []canonical.Server, exported map[string]bool) []canonic
 		return slices.Clip(store)
 	}
 	bases := make([]canonical.Server, 0, n)
-	for _, srv := range store {
-		if exported[srv.Name] {
+	for i, srv := range store {
+		if exported[i] {
 			bases = append(bases, srv)
 		}
 	}
@@ -446,7 +452,7 @@ func unwrapPath(err error) error {
 }
 
 // planFileExport plans every target of one file on the chained bytes.
-func planFileExport(fc *FileChange, group []Target, opts ExportOptions, exported, pruned map[string]bool) {
+func planFileExport(fc *FileChange, group []Target, opts ExportOptions, exported []bool, pruned map[string]bool) {
 	cur := fc.Before
 	writtenHere := map[string]map[string]bool{} // section → names written by an earlier target
 	for _, t := range group {
@@ -633,7 +639,7 @@ func isEmptyShape(group []Target, data []byte, opts formats.EncodeOptions) bool 
 // onto data. It returns the new bytes, or false when the target failed (its
 // diagnostics are on fc).
 func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOptions,
-	writtenHere, exported, pruned map[string]bool) ([]byte, bool) {
+	writtenHere map[string]bool, exported []bool, pruned map[string]bool) ([]byte, bool) {
 	t := tp.Target
 	client, loc := tp.Client, t.Location
 	decode := opts.Decoded.DecodeOutput // an earlier target's edit of the file
@@ -669,7 +675,7 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 		}
 		fc.Diags = append(fc.Diags, d.At(pos))
 	}
-	for _, storeSrv := range opts.Servers.Servers {
+	for i, storeSrv := range opts.Servers.Servers {
 		if !opts.Allows(client, storeSrv.Name) {
 			continue
 		}
@@ -679,13 +685,13 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 		if !exists {
 			desired.Put(want)
 			adds = append(adds, want.Name)
-			exported[want.Name] = true
+			exported[i] = true
 			continue
 		}
 		rec := managed[want.Name]
 		if same, from := heldAsWritten(t, have, want, rec, opts.Encode, opts.stored); same {
 			tp.Entries = append(tp.Entries, EntryChange{Name: want.Name, Action: Keep})
-			exported[want.Name] = true
+			exported[i] = true
 			if rec != nil {
 				tp.manageSnapshot(opts.State, want.Name, client, have, rec, nil).From = from
 			}
@@ -703,7 +709,7 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 			}
 			desired.Put(want)
 			updates = append(updates, want.Name)
-			exported[want.Name] = true
+			exported[i] = true
 		case rec != nil:
 			tp.Entries = append(tp.Entries, EntryChange{Name: want.Name, Action: Skip, Reason: ReasonEditedByHand})
 			warn(have, fmt.Sprintf("edited by hand in %s since mcpsync wrote it; left alone", client),
