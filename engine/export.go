@@ -62,6 +62,9 @@ type ExportRun struct {
 	e     *Engine
 	state *ledger.State
 	lock  *ledger.Lock
+	// stateAside is the state being read while the store is (Export);
+	// nil where the plan reads it itself (ExportOf).
+	stateAside *stateLoad
 }
 
 // Close releases the lock of a run planned for writing.
@@ -120,6 +123,7 @@ func (e *Engine) Export(o ExportOptions) (*ExportRun, error) {
 			return nil, err
 		}
 	}
+	run.stateAside = e.loadStateAside()
 	st, ds, err := e.OpenStore(StoreScope(o.Scope))
 	run.Diags = ds
 	if err != nil {
@@ -155,7 +159,7 @@ func (e *Engine) planExport(run *ExportRun, o ExportOptions, st *store.Store, ad
 	// The store's servers plus the approved servers of its team sources;
 	// pending ones stay out until 'mcpsync approve'.
 	var err error
-	if run.state, run.Desired, err = e.StateDesired(st); err != nil {
+	if run.state, run.Desired, err = e.stateDesired(st, run.stateAside); err != nil {
 		return err
 	}
 	run.Diags = append(run.Diags, run.Desired.Diags...)

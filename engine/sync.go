@@ -90,13 +90,14 @@ func (e *Engine) PlanSync(o SyncOptions) (*SyncRun, error) {
 			return nil, err
 		}
 	}
+	aside := e.loadStateAside() // read while the store is
 	st, ds := e.LoadStore(StoreScope(o.Scope))
 	run.Store, run.StoreDiags = st, ds
 	if ds.HasErrors() {
 		return run, nil
 	}
 	// Team-source servers take part as export writes them: read-only.
-	if run.State, run.Desired, err = e.StateDesired(st); err != nil {
+	if run.State, run.Desired, err = e.stateDesired(st, aside); err != nil {
 		run.Close()
 		return nil, err
 	}
