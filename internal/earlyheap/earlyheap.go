@@ -28,7 +28,6 @@ package earlyheap
 import (
 	"os"
 	"slices"
-	"strings"
 
 	"github.com/mcpsync/mcpsync/internal/cliargs"
 	"github.com/mcpsync/mcpsync/internal/hugeheap"
@@ -45,18 +44,24 @@ func init() {
 }
 
 // PrintsOnly reports whether args, mcpsync's command line, ask for a
-// fixed text: the version, help or a completion script.
+// fixed text: the version, help or a completion script. -v is --verbose,
+// not the version: 'mcpsync -v export' runs an export.
 func PrintsOnly(args []string) bool {
+	command := cliargs.Command(args)
 	for _, a := range args {
+		if a == command || a == "--" {
+			break // a --help after the command is the command's own
+		}
 		switch a {
-		case "version", "--version", "-v", "help", "--help", "-h", "completion":
+		case "--version", "--help", "-h":
 			return true
 		}
-		if !strings.HasPrefix(a, "-") {
-			return false // the command, and none of those
-		}
 	}
-	return len(args) == 0 // mcpsync alone prints its help
+	switch command {
+	case "", "version", "help", "h", "completion":
+		return true // "": mcpsync with no command prints its help
+	}
+	return false
 }
 
 // readers are the commands that read the store and the clients' files and
