@@ -123,9 +123,12 @@ local seed=$1 label=$2 RUNS=$3
 run=$work/run
 prepare="rm -rf $run && cp -r $seed $run"
 env_common="HOME=$run/home XDG_CONFIG_HOME=$run/home/.config XDG_STATE_HOME=$run/home/.local/state XDG_CACHE_HOME=$run/home/.cache"
-cmd_ruler="cd $run/proj && env $env_common $ruler apply --agents claude,cursor,codex,opencode --no-gitignore >/dev/null 2>&1"
-cmd_rulesync="cd $run/proj && env $env_common $node22 $rulesync generate --targets claudecode,cursor,codexcli,opencode --features mcp >/dev/null 2>&1"
-cmd_mcpsync="cd $run/proj && env $env_common $mcpsync export --scope project --to claude-code,cursor,codex,opencode >/dev/null 2>&1"
+# Each tool is the shell's last command (exec, with the variables set by
+# the shell): no env process and no fork before it, which added ~10 ms to
+# every tool's figure here and hid part of the small sizes' ratios.
+cmd_ruler="cd $run/proj && $env_common exec $ruler apply --agents claude,cursor,codex,opencode --no-gitignore >/dev/null 2>&1"
+cmd_rulesync="cd $run/proj && $env_common exec $node22 $rulesync generate --targets claudecode,cursor,codexcli,opencode --features mcp >/dev/null 2>&1"
+cmd_mcpsync="cd $run/proj && $env_common exec $mcpsync export --scope project --to claude-code,cursor,codex,opencode >/dev/null 2>&1"
 
 # One checked run each, so that a broken tool is not timed.
 bash -c "$prepare && $cmd_ruler" || { echo "ruler apply failed" >&2; exit 1; }
