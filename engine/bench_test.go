@@ -377,17 +377,15 @@ func peakLive(f func()) uint64 {
 		runtime.SetFinalizer(s, func(*peakSentinel) {
 			mu.Lock()
 			defer mu.Unlock()
-			s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-			metrics.Read(s)
-			peak = max(peak, s[0].Value.Uint64())
+			live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+			metrics.Read(live)
+			peak = max(peak, live[0].Value.Uint64())
 			if running {
 				arm()
 			}
 		})
 	}
-	mu.Lock()
 	arm()
-	mu.Unlock()
 	f()
 	runtime.GC() // the last collection sees f's heap still live, or not: either way, after f
 	mu.Lock()
