@@ -32,19 +32,28 @@ func reserved(t *testing.T, env []string, dir string, args ...string) bool {
 	return false
 }
 
-// TestHeapMarkedByWork: an export marks its heap for huge pages as it
-// starts, whatever its size; list and status mark it only once what they
-// read is large (internal/hugeheap.InputThreshold), because on a small
-// store the marking costs them a sixth of their time and gains nothing.
-func TestHeapMarkedByWork(t *testing.T) {
+// markingProject is a project of 10 servers in a sandboxed home, and its
+// environment; it skips t unless an export there marks its heap (the
+// machine leaves transparent huge pages to each program, and it is safe).
+func markingProject(t *testing.T) (env []string, proj string) {
+	t.Helper()
 	home := t.TempDir()
-	env := sandboxEnv(home)
-	proj := filepath.Join(home, "proj")
+	env = sandboxEnv(home)
+	proj = filepath.Join(home, "proj")
 	write(t, filepath.Join(proj, ".git", "HEAD"), []byte("ref: refs/heads/main\n"))
 	write(t, filepath.Join(proj, "mcpsync.hcl"), []byte(benchStore(10)))
 	if !reserved(t, env, proj, "export", "--scope", "project", "--to", "cursor") {
 		t.Skip("an export did not mark its heap: transparent huge pages are not left to each program here (or it is not safe to ask)")
 	}
+	return env, proj
+}
+
+// TestHeapMarkedByWork: an export marks its heap for huge pages as it
+// starts, whatever its size; list and status mark it only once what they
+// read is large (internal/hugeheap.InputThreshold), because on a small
+// store the marking costs them a sixth of their time and gains nothing.
+func TestHeapMarkedByWork(t *testing.T) {
+	env, proj := markingProject(t)
 	if reserved(t, env, proj, "list", "--scope", "project") {
 		t.Error("list marked its heap for a store of 10 servers")
 	}
@@ -64,14 +73,7 @@ func TestHeapMarkedByWork(t *testing.T) {
 // one (they were taken for 'mcpsync version' and left unmarked: a no-op
 // export of 10,000 servers with -v took 2.3 times as long).
 func TestHeapMarkedWhateverTheGlobalFlags(t *testing.T) {
-	home := t.TempDir()
-	env := sandboxEnv(home)
-	proj := filepath.Join(home, "proj")
-	write(t, filepath.Join(proj, ".git", "HEAD"), []byte("ref: refs/heads/main\n"))
-	write(t, filepath.Join(proj, "mcpsync.hcl"), []byte(benchStore(10)))
-	if !reserved(t, env, proj, "export", "--scope", "project", "--to", "cursor") {
-		t.Skip("an export did not mark its heap: transparent huge pages are not left to each program here (or it is not safe to ask)")
-	}
+	env, proj := markingProject(t)
 	if !reserved(t, env, proj, "-v", "export", "--scope", "project", "--to", "cursor") {
 		t.Error("mcpsync -v export did not mark its heap")
 	}
