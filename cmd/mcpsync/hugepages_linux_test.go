@@ -3,10 +3,8 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -36,19 +34,15 @@ func BenchmarkHugePagesExport(b *testing.B) {
 			write(b, filepath.Join(proj, ".git", "HEAD"), []byte("ref: refs/heads/main\n"))
 			write(b, filepath.Join(proj, "mcpsync.hcl"), []byte(benchStore(n)))
 			env := sandboxEnv(home)
+			runner := peakRunner(b)
 			run := func(godebug string) (time.Duration, int64) {
 				for _, rel := range []string{".mcp.json", ".cursor", ".codex", "opencode.json"} {
 					os.RemoveAll(filepath.Join(proj, rel))
 				}
 				os.RemoveAll(filepath.Join(home, ".local", "state"))
-				cmd := exec.Command(bin, "export", "--scope", "project", "--to", "claude-code,cursor,codex,opencode")
-				cmd.Dir, cmd.Env = proj, append(env, "GODEBUG="+godebug)
-				t := time.Now()
-				if out, err := cmd.CombinedOutput(); err != nil {
-					b.Fatalf("%v\n%s", err, out)
-				}
-				took := time.Since(t)
-				return took, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
+				r := measuredRun(b, runner, append(env, "GODEBUG="+godebug), proj, bin,
+					"export", "--scope", "project", "--to", "claude-code,cursor,codex,opencode")
+				return r.took, r.maxRSS
 			}
 			run("") // the store's first read, cached for the runs timed
 			var huge, small time.Duration
@@ -65,8 +59,8 @@ func BenchmarkHugePagesExport(b *testing.B) {
 			}
 			b.ReportMetric(float64(huge.Microseconds())/1000/float64(b.N), "ms-huge")
 			b.ReportMetric(float64(small.Microseconds())/1000/float64(b.N), "ms-4k")
-			b.ReportMetric(float64(hugeRSS)/1024, "MiB-huge")
-			b.ReportMetric(float64(smallRSS)/1024, "MiB-4k")
+			b.ReportMetric(float64(hugeRSS)/(1<<20), "MiB-huge")
+			b.ReportMetric(float64(smallRSS)/(1<<20), "MiB-4k")
 			goal := 1.0
 			if n >= 10000 {
 				goal = 0.8
