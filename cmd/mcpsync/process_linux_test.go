@@ -41,7 +41,7 @@ import (
 // The exports run through a peakRunner, so that what a run reports is its
 // own peak, not this test binary's (see peakRunnerSource).
 //
-//     go test ./cmd/mcpsync -run '^$' -bench Process -benchtime 5x
+//	go test ./cmd/mcpsync -run '^$' -bench Process -benchtime 5x
 func BenchmarkProcess(b *testing.B) {
 	bin := installedBinary(b)
 	b.Run("start", func(b *testing.B) {
