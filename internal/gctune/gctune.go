@@ -10,7 +10,9 @@
 // made the collector work at the limit all through it (38 % slower). So
 // the collector's target is set after each collection from what is live:
 // up to GOGC=400 while the live heap is small, down to the usual 100 as it
-// nears Target, which is where a small run's heap tops out.
+// nears Target, which is where a small run's heap tops out; and a soft
+// memory limit (Limit) of Target, or one and a half times what is live
+// where that is more, holds a large run's heap near Target.
 package gctune
 
 import (
@@ -29,6 +31,23 @@ const (
 	// collection) that the tuning aims at while it can.
 	Target = 256 << 20
 )
+
+// Limit returns the soft memory limit for a live heap of live bytes:
+// Target, or half as much again as is live where that is more.
+//
+// Why a limit as well as GOGC: at GOGC=100 a heap grows to twice what was
+// live at the last collection, and further while the next one marks; an
+// export of 10,000 servers to every client, 170 MiB live at its largest,
+// peaked at 330 to 360 MiB resident. Under the limit it peaks at 270 to 273
+// MiB, collecting 16 times instead of 13: 1.2 times the CPU and the time
+// (2.3 against 1.9 s, medians of 8 alternating runs here). The limit never
+// falls below one and a half times what is live, so a larger run is never
+// held at a limit it cannot keep (with a fixed limit under the live heap
+// the collector runs all the time): at worst it collects as at GOGC=50.
+// Smaller runs never reach it.
+func Limit(live uint64) int64 {
+	return int64(max(Target, live+live/2))
+}
 
 // Percent returns the GOGC for a live heap of live bytes: as much as
 // keeps the next collection's heap within Target, between MinPercent and
@@ -52,20 +71,23 @@ func Apply(lookupEnv func(string) (string, bool)) (stop func()) {
 	}
 	t := &tuner{sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}}
 	t.old = debug.SetGCPercent(MaxPercent)
+	t.oldLimit = debug.SetMemoryLimit(-1)
 	t.arm()
 	return func() {
 		t.mu.Lock()
 		defer t.mu.Unlock()
 		t.stopped = true
 		debug.SetGCPercent(t.old)
+		debug.SetMemoryLimit(t.oldLimit)
 	}
 }
 
 type tuner struct {
-	sample  []metrics.Sample
-	old     int
-	mu      sync.Mutex
-	stopped bool
+	sample   []metrics.Sample
+	old      int
+	oldLimit int64
+	mu       sync.Mutex
+	stopped  bool
 }
 
 // sentinel is garbage from birth: its finalizer runs after each
@@ -90,7 +112,9 @@ func (t *tuner) tune() {
 	}
 	metrics.Read(t.sample)
 	if t.sample[0].Value.Kind() == metrics.KindUint64 {
-		debug.SetGCPercent(Percent(t.sample[0].Value.Uint64()))
+		live := t.sample[0].Value.Uint64()
+		debug.SetGCPercent(Percent(live))
+		debug.SetMemoryLimit(Limit(live))
 	}
 	t.arm()
 }

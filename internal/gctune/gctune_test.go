@@ -30,10 +30,26 @@ func TestPercentFollowsTheLiveHeap(t *testing.T) {
 	}
 }
 
+func TestLimitFollowsTheLiveHeap(t *testing.T) {
+	for _, tc := range []struct {
+		live uint64
+		want int64
+	}{
+		{0, Target}, {Target / 2, Target}, {Target * 2 / 3, Target}, // Target holds while it is 1.5 times live
+		{Target, Target * 3 / 2}, {4 * Target, 6 * Target},
+	} {
+		if got := Limit(tc.live); got != tc.want {
+			t.Errorf("Limit(%d MiB) = %d MiB, want %d MiB", tc.live>>20, got>>20, tc.want>>20)
+		}
+	}
+}
+
+func memoryLimit() int64 { return debug.SetMemoryLimit(-1) } // a negative limit reads it
+
 // After a collection the tuner has set the collector from the live heap;
 // stop restores what was there.
 func TestApplyTunesAfterEachCollectionAndStops(t *testing.T) {
-	p0 := gcPercent()
+	p0, l0 := gcPercent(), memoryLimit()
 	stop := Apply(env(nil))
 	if p := gcPercent(); p != MaxPercent {
 		t.Errorf("after Apply: GOGC %d, want %d", p, MaxPercent)
@@ -54,20 +70,31 @@ func TestApplyTunesAfterEachCollectionAndStops(t *testing.T) {
 	if p := gcPercent(); p != MinPercent {
 		t.Errorf("with %d MiB live: GOGC %d, want %d", len(keep), p, MinPercent)
 	}
+	if l := memoryLimit(); l < 300<<20 || l > 320<<20 {
+		t.Errorf("with %d MiB live: memory limit %d MiB, want one and a half times that", len(keep), l>>20)
+	}
 	runtime.KeepAlive(keep)
 	stop()
 	if p := gcPercent(); p != p0 {
 		t.Errorf("after stop: GOGC %d, want %d", p, p0)
 	}
+	if l := memoryLimit(); l != l0 {
+		t.Errorf("after stop: memory limit %d, want %d", l, l0)
+	}
 }
 
 // A user's GOGC or GOMEMLIMIT is theirs: Apply changes nothing.
 func TestApplyLeavesTheUsersSettings(t *testing.T) {
-	p0 := gcPercent()
+	p0, l0 := gcPercent(), memoryLimit()
 	for _, set := range []string{"GOGC", "GOMEMLIMIT"} {
 		stop := Apply(env(map[string]string{set: "1"}))
+		runtime.GC()
+		runtime.Gosched()
 		if p := gcPercent(); p != p0 {
 			t.Errorf("with %s set: GOGC %d, want the runtime's %d", set, p, p0)
+		}
+		if l := memoryLimit(); l != l0 {
+			t.Errorf("with %s set: memory limit %d, want the runtime's %d", set, l, l0)
 		}
 		stop()
 	}

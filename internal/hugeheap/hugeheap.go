@@ -20,9 +20,10 @@
 // before that input is read), has the runtime map
 // Reserve bytes of heap by allocating one block with the collector off,
 // marks that memory and the mapping below it MADV_HUGEPAGE, and drops
-// the block: the first collection frees it, and the runtime, which hands
-// out heap pages from the lowest free address, grows the heap into the
-// marked memory. The block is never touched, so it costs address space,
+// the block: a collection frees it and its memory is released at once
+// (debug.FreeOSMemory; it was never touched), and the runtime, which
+// hands out heap pages from the lowest free address, grows the heap into
+// the marked memory. The block is never touched, so it costs address space,
 // not memory: resident memory grows only by the rounding of what the heap
 // uses to 2 MiB (an export of 50 servers: 2 to 3 MB more).
 //

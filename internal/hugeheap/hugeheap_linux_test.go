@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"runtime/metrics"
 	"strings"
 	"testing"
 )
@@ -61,6 +62,14 @@ func TestMark(t *testing.T) {
 	}
 	wantMarked(t, marked[0])
 	wantMarked(t, marked[1]-1)
+	// The reservation is given back to the system once dropped: counted
+	// as the program's memory, it would put a run over internal/gctune's
+	// memory limit from the start.
+	s := []metrics.Sample{{Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(s)
+	if released := s[0].Value.Uint64(); released < Reserve-4*hugePage {
+		t.Errorf("after Mark, %d MiB of heap released; want the reservation's %d MiB", released>>20, Reserve>>20)
+	}
 }
 
 // wantMarked fails t unless the mapping holding at is marked for huge
