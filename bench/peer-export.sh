@@ -18,10 +18,11 @@
 # Usage: bash bench/peer-export.sh [RUNS] [SERVERS ...]
 #   (default 10 runs each, at 3 servers; give sizes, e.g. 50 1000 10000,
 #   for the same job with that many generated servers, a third of each
-#   kind; larger sizes run fewer times, RUNS/5 at 1,000 and 2 at 10,000)
+#   kind; larger sizes run fewer times, RUNS/5 at 1,000 and 3 at 10,000)
 # Needs: go, node >= 20 and npm (the npm registry once, to install the
-# peers into a cache directory); hyperfine is used when installed, else a
-# loop timed with date +%s%N.
+# peers into a cache directory); hyperfine is used when installed, else
+# interleaved rounds (one run of each tool per round), each run timed by a
+# small Go program the script builds, and the median of each tool.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-10}
@@ -63,6 +64,36 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 CGO_ENABLED=0 go build -o "$work/mcpsync" ./cmd/mcpsync # as the README installs it
 mcpsync=$work/mcpsync
+
+# timeit DIR TOOL [ARG...] runs the tool in DIR, its output discarded, and
+# prints its wall time in µs (it fails when the tool does).
+mkdir -p "$work/timeit"
+cat > "$work/timeit/main.go" <<'GO'
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"time"
+)
+
+func main() {
+	cmd := exec.Command(os.Args[2], os.Args[3:]...)
+	cmd.Dir = os.Args[1]
+	t := time.Now()
+	err := cmd.Run()
+	took := time.Since(t)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, os.Args[2], err)
+		os.Exit(1)
+	}
+	fmt.Println(took.Microseconds())
+}
+GO
+printf 'module timeit\n\ngo 1.22\n' > "$work/timeit/go.mod"
+(cd "$work/timeit" && CGO_ENABLED=0 go build -o "$work/timeit/timeit" .)
+timeit=$work/timeit/timeit
 
 # The seed project: the same servers in each tool's own format.
 seed=$work/seed
@@ -168,20 +199,30 @@ PY
 )
   how="hyperfine mean of $RUNS runs"
 else
-  time_ms() { # mean wall time in ms of RUNS runs of $1, each after $2 (default $prepare)
-    local total=0 start end
-    for _ in $(seq "$RUNS"); do
-      bash -c "${2:-$prepare}"
-      start=$(date +%s%N); bash -c "$1"; end=$(date +%s%N)
-      total=$((total + end - start))
-    done
-    echo "scale=1; $total / $RUNS / 1000000" | bc
+  # Interleaved rounds, one run of each tool per round, and the median of
+  # each: on a machine whose speed drifts (a shared or virtual one), runs
+  # of one tool after another put the drift into the ratios.
+  # Each run is timed by timeit (below), which starts the tool itself: a
+  # shell and a date process around each run cost ~20 ms here, the same for
+  # every tool, which hid half of the small sizes' ratios.
+  us_of() { # wall time in µs of the tool run by the rest of the line, after $1
+    bash -c "$1"
+    env HOME="$run/home" XDG_CONFIG_HOME="$run/home/.config" XDG_STATE_HOME="$run/home/.local/state" \
+      XDG_CACHE_HOME="$run/home/.cache" "$timeit" "$run/proj" "${@:2}"
   }
-  ruler_ms=$(time_ms "$cmd_ruler")
-  [ -n "$node22" ] && rulesync_ms=$(time_ms "$cmd_rulesync")
-  mcpsync_ms=$(time_ms "$cmd_mcpsync")
-  mcpsync_cold_ms=$(time_ms "$cmd_mcpsync" "$prepare_cold")
-  how="date +%s%N loop, mean of $RUNS runs"
+  median() { tr ' ' '\n' | sed '/^$/d' | sort -n | awk '{v[NR]=$1} END {m=(NR%2)?v[(NR+1)/2]:(v[NR/2]+v[NR/2+1])/2; printf "%.1f", m/1000}'; }
+  t_ruler="" t_rulesync="" t_mcpsync="" t_cold=""
+  for _ in $(seq "$RUNS"); do
+    t_ruler+=" $(us_of "$prepare" "$ruler" apply --agents claude,cursor,codex,opencode --no-gitignore)"
+    [ -n "$node22" ] && t_rulesync+=" $(us_of "$prepare" "$node22" "$rulesync" generate --targets claudecode,cursor,codexcli,opencode --features mcp)"
+    t_mcpsync+=" $(us_of "$prepare" "$mcpsync" export --scope project --to claude-code,cursor,codex,opencode)"
+    t_cold+=" $(us_of "$prepare_cold" "$mcpsync" export --scope project --to claude-code,cursor,codex,opencode)"
+  done
+  ruler_ms=$(median <<<"$t_ruler")
+  [ -n "$node22" ] && rulesync_ms=$(median <<<"$t_rulesync")
+  mcpsync_ms=$(median <<<"$t_mcpsync")
+  mcpsync_cold_ms=$(median <<<"$t_cold")
+  how="median of $RUNS interleaved rounds"
 fi
 ratio() { echo "scale=1; $1 / $2" | bc; }
 echo "export of $label to 4 clients ($how):"
@@ -232,7 +273,7 @@ if [ ${#SIZES[@]} -eq 0 ]; then
 fi
 for n in "${SIZES[@]}"; do
   runs=$RUNS
-  if [ "$n" -ge 10000 ]; then runs=2; elif [ "$n" -ge 1000 ]; then runs=$(( RUNS / 5 > 2 ? RUNS / 5 : 2 )); fi
+  if [ "$n" -ge 10000 ]; then runs=3; elif [ "$n" -ge 1000 ]; then runs=$(( RUNS / 5 > 2 ? RUNS / 5 : 2 )); fi
   gen_seed "$work/seed-$n" "$n"
   bench "$work/seed-$n" "$n servers" "$runs"
 done
