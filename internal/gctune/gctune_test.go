@@ -35,8 +35,8 @@ func TestLimitFollowsTheLiveHeap(t *testing.T) {
 		live uint64
 		want int64
 	}{
-		{0, Target}, {Target / 2, Target}, {Target * 2 / 3, Target}, // Target holds while it is 1.5 times live
-		{Target, Target * 3 / 2}, {4 * Target, 6 * Target},
+		{0, LimitFloor}, {LimitFloor / 2, LimitFloor}, {LimitFloor * 2 / 3, LimitFloor}, // the floor holds while it is 1.5 times live
+		{LimitFloor, LimitFloor * 3 / 2}, {4 * Target, 6 * Target},
 	} {
 		if got := Limit(tc.live); got != tc.want {
 			t.Errorf("Limit(%d MiB) = %d MiB, want %d MiB", tc.live>>20, got>>20, tc.want>>20)
