@@ -45,9 +45,10 @@ const (
 // Why a limit as well as GOGC: at GOGC=100 a heap grows to twice what was
 // live at the last collection, and further while the next one marks; an
 // export of 10,000 servers to every client, 170 MiB live at its largest,
-// peaked at 330 to 360 MiB resident. Under the limit it peaks at 270 to 273
-// MiB, collecting 16 times instead of 13: 1.2 times the CPU and the time
-// (2.3 against 1.9 s, medians of 8 alternating runs here). The limit never
+// peaked at 330 to 360 MiB resident. Under a limit of 256 MiB it peaked at
+// 270 to 288 MiB, collecting 16 times instead of 13: 1.2 times the CPU and
+// the time (2.3 against 1.9 s, medians of 8 alternating runs here); under
+// LimitFloor, at 260 to 268 MiB in 2.2 to 2.6 s. The limit never
 // falls below one and a half times what is live, so a larger run is never
 // held at a limit it cannot keep (with a fixed limit under the live heap
 // the collector runs all the time): at worst it collects as at GOGC=50.
