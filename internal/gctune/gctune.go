@@ -52,7 +52,9 @@ const (
 // falls below one and a half times what is live, so a larger run is never
 // held at a limit it cannot keep (with a fixed limit under the live heap
 // the collector runs all the time): at worst it collects as at GOGC=50.
-// Smaller runs never reach it.
+// Small runs never reach it; an export of 10,000 servers to four clients
+// just does, in the same time (506 against 511 ms, medians of 12
+// alternating runs).
 func Limit(live uint64) int64 {
 	return int64(max(LimitFloor, live+live/2))
 }

@@ -63,8 +63,8 @@ func mark() bool {
 	// the memory, never touched, is given back to the system (released):
 	// otherwise the runtime counts it as the program's, and under
 	// internal/gctune's memory limit it made a 1,000-server export collect
-	// once more at the start. That costs a run 2 to 4 ms (the collection
-	// was to come anyway; the release is the rest).
+	// once more at the start. The release costs 1.5 to 2 ms (the
+	// collection was to come anyway).
 	old := debug.SetGCPercent(-1)
 	ok := markFrom(reserve(Reserve))
 	debug.SetGCPercent(old)
