@@ -52,20 +52,7 @@ func main() {
 `
 
 // peakRunner builds the program of peakRunnerSource.
-func peakRunner(b *testing.B) string {
-	b.Helper()
-	dir := b.TempDir()
-	write(b, filepath.Join(dir, "go.mod"), []byte("module peakrun\n\ngo 1.22\n"))
-	write(b, filepath.Join(dir, "main.go"), []byte(peakRunnerSource))
-	bin := filepath.Join(dir, "peakrun")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		b.Fatalf("go build peakrun: %v\n%s", err, out)
-	}
-	return bin
-}
+func peakRunner(b *testing.B) string { return buildGoProgram(b, "peakrun", peakRunnerSource) }
 
 // measuredRun runs name with args in dir and env through runner (a
 // peakRunner), and fails b if it fails: its wall time and its own peak

@@ -152,15 +152,22 @@ func sandboxEnv(home string) []string {
 
 // helloWorld builds the floor of a start: a Go program that prints a line.
 func helloWorld(b *testing.B) string {
+	return buildGoProgram(b, "hello", "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"hello\") }\n")
+}
+
+// buildGoProgram builds a program of one file, source, as name (static:
+// CGO_ENABLED=0) and returns where.
+func buildGoProgram(b *testing.B, name, source string) string {
 	b.Helper()
 	dir := b.TempDir()
-	write(b, filepath.Join(dir, "go.mod"), []byte("module hello\n\ngo 1.22\n"))
-	write(b, filepath.Join(dir, "main.go"), []byte("package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"hello\") }\n"))
-	bin := filepath.Join(dir, "hello")
+	write(b, filepath.Join(dir, "go.mod"), []byte("module "+name+"\n\ngo 1.22\n"))
+	write(b, filepath.Join(dir, "main.go"), []byte(source))
+	bin := filepath.Join(dir, name)
 	cmd := exec.Command("go", "build", "-o", bin, ".")
 	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		b.Fatalf("go build hello: %v\n%s", err, out)
+		b.Fatalf("go build %s: %v\n%s", name, err, out)
 	}
 	return bin
 }
