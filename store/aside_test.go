@@ -12,9 +12,10 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
-// decodedBothWays decodes src as decodeFile does with every store's
-// servers decoded side by side (aside from one block) and with none, and
-// fails t unless the two stores and their diagnostics are the same.
+// decodedBothWays decodes src as decodeFile does, once with the servers
+// decoded side by side whatever their number (from one server block on)
+// and once in turn, and fails t unless the two stores and their
+// diagnostics are the same.
 func decodedBothWays(t *testing.T, src []byte) {
 	t.Helper()
 	aside, inTurn := newStore("s.hcl"), newStore("s.hcl")

@@ -43,9 +43,9 @@ import (
 //
 //	go test ./cmd/mcpsync -run '^$' -bench Process -benchtime 5x
 func BenchmarkProcess(b *testing.B) {
-	bin := installedBinary(b)
+	bin, startOnly := installedBinary(b), startOnlyBinary(b)
 	b.Run("start", func(b *testing.B) {
-		hello, start, withCgo := helloWorld(b), startOnlyBinary(b), mcpsyncBinary(b)
+		hello, start, withCgo := helloWorld(b), startOnly, mcpsyncBinary(b)
 		home := b.TempDir()
 		env := sandboxEnv(home)
 		var hw, floor, version, list, versionCgo time.Duration
@@ -101,7 +101,7 @@ func BenchmarkProcess(b *testing.B) {
 			b.ReportMetric(float64(took.Microseconds())/1000, "ms")
 			b.ReportMetric(float64(peak)/(1<<20), "MiB-peak")
 			if job.servers == 50 {
-				start := measuredRun(b, runner, env, proj, startOnlyBinary(b), "export", "--scope", "project", "--to", clients)
+				start := measuredRun(b, runner, env, proj, startOnly, "export", "--scope", "project", "--to", clients)
 				b.ReportMetric(float64(start.maxRSS)/(1<<20), "MiB-peak-start-only")
 				benchgoal.Ratio(b, "x-12MiB", float64(peak)/(12<<20), 1)
 				return
