@@ -9,8 +9,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/hclfmt"
 )
 
 // quotedKeys is the extra-block attribute that holds keys which are not HCL
@@ -27,11 +27,11 @@ func Format(srv canonical.Server) []byte {
 	return []byte(renderServerBlock(srv))
 }
 
-// renderServerBlock writes a whole server block, aligned by hclwrite, with a
-// final newline.
+// renderServerBlock writes a whole server block, laid out as hclwrite.Format
+// lays it out (internal/hclfmt), with a final newline.
 func renderServerBlock(srv canonical.Server) string { return renderServerBlockWith(srv, true) }
 
-// renderServerBlockWith is renderServerBlock; aligned false has hclwrite
+// renderServerBlockWith is renderServerBlock; aligned false has hclfmt
 // format every block, the way FuzzRenderServerBlock checks the other
 // against.
 func renderServerBlockWith(srv canonical.Server, aligned bool) string {
@@ -47,7 +47,7 @@ func renderServerBlockWith(srv canonical.Server, aligned bool) string {
 	oauth := renderOAuth(srv.Auth.OAuth, "  ")
 	if aligned && oneLine && oauth == "" && len(srv.Extra) == 0 {
 		// Every attribute on a line of its own, no nested block: what
-		// hclwrite.Format makes of it is the names padded to the longest
+		// hclfmt.Format makes of it is the names padded to the longest
 		// ('='s in one column), and nothing else moves. Formatting was
 		// half of the time 'mcpsync add' took to store 10,000 pasted
 		// servers; FuzzRenderServerBlock holds the two equal.
@@ -73,7 +73,7 @@ func renderServerBlockWith(srv canonical.Server, aligned bool) string {
 		b.WriteString(renderExtra(client, srv.Extra[client], "  "))
 	}
 	b.WriteString("}\n")
-	return string(hclwrite.Format([]byte(b.String())))
+	return string(hclfmt.Format([]byte(b.String())))
 }
 
 // An attrSpec is one attribute of a server block: how to write it from the

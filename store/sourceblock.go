@@ -8,7 +8,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/mcpsync/mcpsync/internal/hclfmt"
 )
 
 // AppendSourceBlock returns the store text src with a source block for s
@@ -24,7 +24,7 @@ func AppendSourceBlock(src []byte, s Source) []byte {
 		fmt.Fprintf(&b, "  path = %s\n", quoteString(s.Path))
 	}
 	b.WriteString("}\n")
-	block := hclwrite.Format([]byte(b.String()))
+	block := hclfmt.Format([]byte(b.String()))
 	var out bytes.Buffer
 	out.Write(src)
 	switch n := len(src); {

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -42,5 +43,23 @@ func TestStartCompilesNoJSONSchema(t *testing.T) {
 	}
 	if !found {
 		t.Skipf("no init line for santhosh-tekuri/jsonschema in the trace (is it still linked?):\n%s", out)
+	}
+}
+
+// TestLinksNoStartOnlyWeight holds what internal/hclfmt and
+// internal/hcldecode replaced: hclwrite (and gohcl, which imports it)
+// linked github.com/google/go-cmp, whose init compiled regular expressions
+// at the start of every command (about 70 page faults and 3 ms of a 21 ms
+// start here). A change that imports either again fails here.
+func TestLinksNoStartOnlyWeight(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list -deps: %v\n%s", err, out)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		switch pkg {
+		case "github.com/google/go-cmp/cmp", "github.com/hashicorp/hcl/v2/hclwrite", "github.com/hashicorp/hcl/v2/gohcl":
+			t.Errorf("mcpsync links %s again: use internal/hclfmt (for hclwrite.Format) or internal/hcldecode (for gohcl.DecodeBody)", pkg)
+		}
 	}
 }

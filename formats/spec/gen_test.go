@@ -184,7 +184,7 @@ func goLiteral(t *testing.T, v reflect.Value, src []byte) string {
 			}
 			return "x.at(" + r + ")"
 		}
-		// gohcl's stand-in for an optional expression left out: a null.
+		// The decoder's stand-in for an optional expression left out: a null.
 		if val, diags := e.Value(nil); diags.HasErrors() || !val.IsNull() || len(e.Variables()) > 0 {
 			t.Fatalf("%s: an expression of type %T that is not a null", e.Range(), e)
 		}

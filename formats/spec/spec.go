@@ -7,12 +7,12 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/internal/hcldecode"
 	"github.com/mcpsync/mcpsync/internal/lazyre"
 )
 
@@ -365,8 +365,11 @@ func decodeSchema(file string, src []byte) (fileSchema, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return fs, diags
 	}
-	return fs, gohcl.DecodeBody(f.Body, nil, &fs)
+	return fs, decodeSchemaBody(f.Body, &fs)
 }
+
+// decodeSchemaBody decodes a parsed spec file into fs.
+func decodeSchemaBody(body hcl.Body, fs *fileSchema) hcl.Diagnostics { return hcldecode.Body(body, fs) }
 
 // checker accumulates spec problems with their place.
 type checker struct{ diags canonical.Diagnostics }
