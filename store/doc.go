@@ -80,7 +80,8 @@
 // The store is edited, never regenerated. Bytes compares the servers now
 // with the blocks as read and changes only the attributes that differ, in
 // place; a removed server's block is cut out (the comments above it stay); a
-// new server is added after the last server block, formatted as hclwrite.Format would (internal/hclfmt).
+// new server is added after the last server block, laid out as
+// hclwrite.Format would (internal/hclfmt).
 // Comments, blank lines, attribute order and formatting outside what changed
 // stay byte for byte, and a store that is loaded and saved unchanged is not
 // written at all.

@@ -8,11 +8,11 @@ import (
 )
 
 // The built-in specs are decoded ahead, at development time: builtin_gen.go
-// holds what gohcl decodes each builtin/*.hcl into (TestBuiltinGenIsCurrent
+// holds what decodeSchema decodes each builtin/*.hcl into (TestBuiltinGenIsCurrent
 // writes it with -update, and fails when it is not what the .hcl files
 // decode to). Parsing and decoding the 27 built-in specs took 23 to 30 ms
-// of CPU and 7 MB (a third of it gohcl's reflection over the schema's
-// struct tags), which every command that looks at every client (sync,
+// of CPU and 7 MB (a third of it reflection over the schema's struct
+// tags, then by gohcl), which every command that looks at every client (sync,
 // clients, doctor, an export --to all) paid at each start; building them
 // from their decoded schemas takes a tenth of that (BenchmarkBuiltinSpecs).
 // Their expressions (paths, server keys) are written as the syntax nodes
