@@ -1,13 +1,14 @@
-package hcldecode
+package hcldecode_test
 
 import (
-	"reflect"
 	"slices"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclparse"
+
+	"github.com/mcpsync/mcpsync/internal/hcldecode"
+	"github.com/mcpsync/mcpsync/internal/hcldecode/hcldecodetest"
 )
 
 // doc uses every tag kind the package supports.
@@ -48,38 +49,12 @@ var docSeeds = []string{
 	"name = \"a\"\nflag = false\ntags = [null]\none { value = [1] }\n",
 }
 
-// FuzzBody: Body decodes as gohcl.DecodeBody does, values and diagnostics
-// (gohcl's come in map order; both are compared sorted).
+// FuzzBody: Body decodes as gohcl.DecodeBody does, values and diagnostics.
 func FuzzBody(f *testing.F) {
 	for _, s := range docSeeds {
 		f.Add([]byte(s))
 	}
-	f.Fuzz(func(t *testing.T, src []byte) {
-		file, diags := hclparse.NewParser().ParseHCL(src, "doc.hcl")
-		if diags.HasErrors() {
-			return
-		}
-		var ours, theirs doc
-		got, want := Body(file.Body, &ours), gohcl.DecodeBody(file.Body, nil, &theirs)
-		if !reflect.DeepEqual(ours, theirs) {
-			t.Fatalf("decoded %q\n ours: %#v\ngohcl: %#v", src, ours, theirs)
-		}
-		if g, w := texts(got), texts(want); !slices.Equal(g, w) {
-			t.Fatalf("diagnostics of %q\n ours: %q\ngohcl: %q", src, g, w)
-		}
-	})
-}
-
-func texts(ds hcl.Diagnostics) []string {
-	out := make([]string, len(ds))
-	for i, d := range ds {
-		out[i] = d.Error()
-		if d.Context != nil {
-			out[i] += " context " + d.Context.String()
-		}
-	}
-	slices.Sort(out)
-	return out
+	f.Fuzz(func(t *testing.T, src []byte) { hcldecodetest.Same[doc](t, src) })
 }
 
 // TestBodyReportsWhere: a value of the wrong type is an error at the value,
@@ -87,7 +62,7 @@ func texts(ds hcl.Diagnostics) []string {
 func TestBodyReportsWhere(t *testing.T) {
 	file, _ := hclparse.NewParser().ParseHCL([]byte("name = [1]\nflag = true\n"), "doc.hcl")
 	var d doc
-	ds := texts(Body(file.Body, &d))
+	ds := hcldecodetest.Texts(hcldecode.Body(file.Body, &d))
 	want := []string{
 		"doc.hcl:1,1-1: Missing one block; A one block is required.",
 		"doc.hcl:1,8-9: Unsuitable value type; Unsuitable value: string required, but have tuple context doc.hcl:1,8-11",
