@@ -15,7 +15,6 @@ package hclfmt
 import (
 	"bytes"
 
-	"github.com/apparentlymart/go-textseg/v15/textseg"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
@@ -69,12 +68,20 @@ func lex(src []byte) []*token {
 }
 
 // width counts the grapheme clusters of t's text, as hclwrite does: on one
-// line that is the columns its range spans (the lexer counts them so).
+// line that is the columns its range spans (the lexer counts them so); a
+// token over several lines (a comment, a heredoc) is counted again.
 func width(t hclsyntax.Token) int {
 	if t.Range.Start.Line == t.Range.End.Line {
 		return t.Range.End.Column - t.Range.Start.Column
 	}
-	n, _ := textseg.TokenCount(t.Bytes, textseg.ScanGraphemeClusters)
+	n := 0
+	for b := t.Bytes; len(b) > 0; n++ {
+		advance, _, _ := scanGraphemes(b, true)
+		if advance <= 0 {
+			advance = 1
+		}
+		b = b[advance:]
+	}
 	return n
 }
 

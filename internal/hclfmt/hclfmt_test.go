@@ -28,6 +28,8 @@ var formatSeeds = []string{
 	"a = 1\r\nbb = 2\r\n",
 	"unclosed = [\n1,\n",
 	"}}}\nx = 1\n{{{\n",
+	"a /* one\ntwo */ = 1\nbb = 2 # e\u0301\n",
+	"k /* \U0001F469\u200d\U0001F4BB\n */ = \"v\"\nlonger = 1\n",
 }
 
 // FuzzFormat: Format lays out any text exactly as hclwrite.Format does.
