@@ -13,8 +13,9 @@ package hcldecode
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -36,7 +37,7 @@ func Body(body hcl.Body, v any) hcl.Diagnostics {
 	if rv.Kind() != reflect.Pointer || rv.Elem().Kind() != reflect.Struct {
 		panic(fmt.Sprintf("hcldecode.Body: want a pointer to a struct, not %T", v))
 	}
-	return decodeBody(body, rv.Elem())
+	return decodeBody(body, rv.Elem(), fieldsOf(rv.Elem().Type()))
 }
 
 // fields is what a struct's tags say, by field index.
@@ -101,15 +102,6 @@ func fieldsOf(t reflect.Type) *fields {
 	return f
 }
 
-func sortedKeys(m map[string]int) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // blockElem is the struct type a block field holds: T, *T, []T or []*T.
 func blockElem(t reflect.Type) (elem reflect.Type, slice, ptr bool) {
 	if t.Kind() == reflect.Slice {
@@ -126,12 +118,12 @@ func blockElem(t reflect.Type) (elem reflect.Type, slice, ptr bool) {
 // null); every block with the labels its struct names.
 func schemaOf(t reflect.Type, f *fields) *hcl.BodySchema {
 	s := &hcl.BodySchema{}
-	for _, name := range sortedKeys(f.attrs) {
+	for _, name := range slices.Sorted(maps.Keys(f.attrs)) {
 		ft := t.Field(f.attrs[name]).Type
 		required := !ft.AssignableTo(exprType) && ft.Kind() != reflect.Pointer && !f.optional[name]
 		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: name, Required: required})
 	}
-	for _, name := range sortedKeys(f.blocks) {
+	for _, name := range slices.Sorted(maps.Keys(f.blocks)) {
 		elem, _, _ := blockElem(t.Field(f.blocks[name]).Type)
 		if elem.Kind() != reflect.Struct {
 			panic(fmt.Sprintf("hcldecode: block %q needs a struct, not %s", name, elem))
@@ -145,14 +137,13 @@ func schemaOf(t reflect.Type, f *fields) *hcl.BodySchema {
 	return s
 }
 
-func decodeBody(body hcl.Body, v reflect.Value) hcl.Diagnostics {
-	t := v.Type()
-	f := fieldsOf(t)
-	content, diags := body.Content(schemaOf(t, f))
+// decodeBody decodes body into v, whose tags f describes.
+func decodeBody(body hcl.Body, v reflect.Value, f *fields) hcl.Diagnostics {
+	content, diags := body.Content(schemaOf(v.Type(), f))
 	if content == nil {
 		return diags
 	}
-	for _, name := range sortedKeys(f.attrs) {
+	for _, name := range slices.Sorted(maps.Keys(f.attrs)) {
 		field := v.Field(f.attrs[name])
 		attr := content.Attributes[name]
 		if attr == nil {
@@ -175,7 +166,7 @@ func decodeBody(body hcl.Body, v reflect.Value) hcl.Diagnostics {
 		}
 	}
 	byType := content.Blocks.ByType()
-	for _, name := range sortedKeys(f.blocks) {
+	for _, name := range slices.Sorted(maps.Keys(f.blocks)) {
 		diags = append(diags, decodeBlocks(body, v, f.blocks[name], name, byType[name])...)
 	}
 	return diags
@@ -231,8 +222,8 @@ func decodeBlocks(body hcl.Body, v reflect.Value, i int, name string, blocks hcl
 }
 
 func decodeBlock(b *hcl.Block, v reflect.Value) hcl.Diagnostics {
-	diags := decodeBody(b.Body, v)
 	f := fieldsOf(v.Type())
+	diags := decodeBody(b.Body, v, f)
 	for i, l := range f.labels {
 		if i >= len(b.Labels) {
 			break
