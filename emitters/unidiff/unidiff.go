@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
@@ -120,13 +121,52 @@ type lineOp struct {
 // lineOps matches the two line lists with sergi/go-diff's line mode: each
 // distinct line becomes one rune, the runes are diffed, and the result is
 // expanded back into lines.
+//
+// The lines are numbered here, from the lists, rather than by sergi's
+// DiffLinesToRunes and DiffCharsToLines, which join every line into one
+// text, cut it up again, and join each diff's lines back into a text that
+// was then cut up a third time: for a file of 10,000 servers that was
+// most of the diff. The diff is sergi's own, on the same runes
+// (FuzzLineOps): only its equality of runes matters, which any one-to-one
+// numbering keeps. A side with no lines is all insertions or deletions,
+// as sergi makes it, without numbering the other side's lines at all.
 func lineOps(oldLines, newLines []string) []lineOp {
+	return deletionsFirst(matchLines(oldLines, newLines))
+}
+
+// matchLines is lineOps before deletionsFirst: sergi's matching.
+func matchLines(oldLines, newLines []string) []lineOp {
+	switch {
+	case len(oldLines) == 0:
+		return sameKind(opInsert, newLines)
+	case len(newLines) == 0:
+		return sameKind(opDelete, oldLines)
+	}
+	numbers := make(map[string]rune, len(oldLines)+len(newLines))
+	var lines []string // by number
+	runes := func(ls []string) []rune {
+		out := make([]rune, len(ls))
+		for i, l := range ls {
+			r, ok := numbers[l]
+			if !ok {
+				r = lineRune(len(lines))
+				numbers[l] = r
+				lines = append(lines, l)
+			}
+			out[i] = r
+		}
+		return out
+	}
+	a, b := runes(oldLines), runes(newLines)
+	if len(lines) > maxLines {
+		// More distinct lines than runes: every old line out and every
+		// new one in, a diff that still applies.
+		return append(sameKind(opDelete, oldLines), sameKind(opInsert, newLines)...)
+	}
 	dmp := diffmatchpatch.New()
 	dmp.DiffTimeout = 0 // an exact minimal diff; config files are small
-	a, b, table := dmp.DiffLinesToRunes(strings.Join(oldLines, ""), strings.Join(newLines, ""))
-	diffs := dmp.DiffCharsToLines(dmp.DiffMainRunes(a, b, false), table)
 	ops := make([]lineOp, 0, len(oldLines)+len(newLines))
-	for _, d := range diffs {
+	for _, d := range dmp.DiffMainRunes(a, b, false) {
 		kind := opEqual
 		switch d.Type {
 		case diffmatchpatch.DiffDelete:
@@ -134,20 +174,31 @@ func lineOps(oldLines, newLines []string) []lineOp {
 		case diffmatchpatch.DiffInsert:
 			kind = opInsert
 		}
-		for _, l := range splitLines(d.Text) {
-			ops = append(ops, lineOp{kind, l})
+		for _, r := range d.Text {
+			ops = append(ops, lineOp{kind, lines[runeLine(r)]})
 		}
 	}
-	// Within a run of changes, print every deletion before the insertions,
-	// as diff -u does; sergi may interleave them.
+	return ops
+}
+
+// deletionsFirst puts, within each run of changes, every deletion before
+// the insertions, as diff -u prints them; sergi may interleave them.
+func deletionsFirst(ops []lineOp) []lineOp {
 	for i := 0; i < len(ops); {
 		if ops[i].kind == opEqual {
 			i++
 			continue
 		}
 		j := i
+		ordered, inserted := true, false // no deletion after an insertion yet
 		for j < len(ops) && ops[j].kind != opEqual {
+			inserted = inserted || ops[j].kind == opInsert
+			ordered = ordered && !(inserted && ops[j].kind == opDelete)
 			j++
+		}
+		if ordered {
+			i = j // mostly so: a run of one kind, or sergi's own order
+			continue
 		}
 		var del, ins []lineOp
 		for _, o := range ops[i:j] {
@@ -162,6 +213,39 @@ func lineOps(oldLines, newLines []string) []lineOp {
 	}
 	return ops
 }
+
+// sameKind is every line as one kind of change.
+func sameKind(kind opKind, lines []string) []lineOp {
+	ops := make([]lineOp, len(lines))
+	for i, l := range lines {
+		ops[i] = lineOp{kind, l}
+	}
+	return ops
+}
+
+// lineRune is the rune that stands for line number n: n itself below the
+// surrogates, which are not runes a string can hold (sergi turns its
+// diffs into strings), and shifted past them above. runeLine undoes it.
+// maxLines (1,112,064) distinct lines is the most a diff can number.
+func lineRune(n int) rune {
+	if n >= surrogates {
+		n += surrogatesLen
+	}
+	return rune(n)
+}
+
+func runeLine(r rune) int {
+	if r >= surrogates+surrogatesLen {
+		return int(r) - surrogatesLen
+	}
+	return int(r)
+}
+
+const (
+	surrogates    = 0xD800
+	surrogatesLen = 0xE000 - 0xD800
+	maxLines      = utf8.MaxRune + 1 - surrogatesLen
+)
 
 // writeHunks groups the changes into hunks with Context lines around them,
 // merging hunks whose context would overlap.
@@ -207,6 +291,16 @@ func writeHunks(b *strings.Builder, ops []lineOp, opts Options) {
 		}
 	}
 	oldNo[len(ops)], newNo[len(ops)] = o, n
+	// Room for every line shown and a header per hunk: a new file of
+	// 10,000 servers grew the text two dozen times, copying it each time.
+	size := 0
+	for _, s := range spans {
+		size += 32
+		for _, op := range ops[s.start:s.end] {
+			size += 1 + len(op.text)
+		}
+	}
+	b.Grow(size)
 	for _, s := range spans {
 		var oldCount, newCount int
 		for _, op := range ops[s.start:s.end] {

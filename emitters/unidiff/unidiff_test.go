@@ -6,9 +6,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/sergi/go-diff/diffmatchpatch"
 )
 
 type diffCase struct {
@@ -262,4 +267,146 @@ func parseHunk(h string, os_, oc, ns, nc *int) (bool, error) {
 		return false, err
 	}
 	return true, parse(f[2], ns, nc)
+}
+
+// lineOpsSergi is lineOps as it was: sergi's DiffLinesToRunes on the
+// joined texts and DiffCharsToLines back, then the lines cut out again.
+func lineOpsSergi(oldLines, newLines []string) []lineOp {
+	dmp := diffmatchpatch.New()
+	dmp.DiffTimeout = 0
+	a, b, table := dmp.DiffLinesToRunes(strings.Join(oldLines, ""), strings.Join(newLines, ""))
+	var ops []lineOp
+	for _, d := range dmp.DiffCharsToLines(dmp.DiffMainRunes(a, b, false), table) {
+		kind := opEqual
+		switch d.Type {
+		case diffmatchpatch.DiffDelete:
+			kind = opDelete
+		case diffmatchpatch.DiffInsert:
+			kind = opInsert
+		}
+		for _, l := range splitLines(d.Text) {
+			ops = append(ops, lineOp{kind, l})
+		}
+	}
+	return ops
+}
+
+// FuzzLineOps holds lineOps to sergi's own line mode (matchLines, before
+// deletionsFirst): the same matching of lines for any two texts; and the
+// order of each run of changes to the one it had. Lines are drawn from a few, so that texts
+// repeat them as configuration files do (closing braces, blank lines).
+func FuzzLineOps(f *testing.F) {
+	for _, c := range cases() {
+		f.Add(c.old, c.new)
+	}
+	f.Add("a\nb\na\n", "a\na\nb\na\n")
+	f.Add("}\n},\n}\n", "},\n}\n},\n}\n")
+	f.Add("", "x\ny")
+	f.Add("x\ny", "")
+	f.Fuzz(func(t *testing.T, old, new string) {
+		if len(old) > 4096 || len(new) > 4096 {
+			return
+		}
+		o, n := splitLines(old), splitLines(new)
+		got, want := matchLines(o, n), lineOpsSergi(o, n)
+		if !slices.Equal(got, want) {
+			t.Fatalf("old=%q new=%q:\n got %v\nwant %v", old, new, got, want)
+		}
+		if got, want := lineOps(o, n), reorderedAsBefore(want); !slices.Equal(got, want) {
+			t.Fatalf("old=%q new=%q, deletions first:\n got %v\nwant %v", old, new, got, want)
+		}
+	})
+}
+
+// reorderedAsBefore is deletionsFirst as it was: every run of changes
+// split into its deletions and its insertions, whatever its order.
+func reorderedAsBefore(ops []lineOp) []lineOp {
+	ops = slices.Clone(ops)
+	for i := 0; i < len(ops); {
+		if ops[i].kind == opEqual {
+			i++
+			continue
+		}
+		j := i
+		for j < len(ops) && ops[j].kind != opEqual {
+			j++
+		}
+		var del, ins []lineOp
+		for _, o := range ops[i:j] {
+			if o.kind == opDelete {
+				del = append(del, o)
+			} else {
+				ins = append(ins, o)
+			}
+		}
+		copy(ops[i:], append(del, ins...))
+		i = j
+	}
+	return ops
+}
+
+// TestLineNumbersSkipSurrogates: lines numbered across the surrogates
+// (55,296 and more distinct lines) keep runes of their own, so that
+// sergi, which turns runes into strings, tells them apart.
+func TestLineNumbersSkipSurrogates(t *testing.T) {
+	for _, n := range []int{0, 1, surrogates - 1, surrogates, surrogates + 1, 100000, maxLines - 1} {
+		r := lineRune(n)
+		if !utf8.ValidRune(r) || runeLine(r) != n {
+			t.Fatalf("line %d: rune %U (valid %v) reads back as %d", n, r, utf8.ValidRune(r), runeLine(r))
+		}
+		if s := string(r); []rune(s)[0] != r {
+			t.Fatalf("line %d: rune %U does not survive a string", n, r)
+		}
+	}
+	// A file with more distinct lines than that: each of 60,000 lines
+	// changed in the middle of the file still diffs line by line.
+	var old, new strings.Builder
+	for i := range 60000 {
+		fmt.Fprintf(&old, "line %d\n", i)
+		if i == 59000 {
+			new.WriteString("changed\n")
+			continue
+		}
+		fmt.Fprintf(&new, "line %d\n", i)
+	}
+	d := Diff(File{Name: "f", Data: []byte(old.String())}, File{Name: "f", Data: []byte(new.String())}, Options{})
+	if want := "@@ -58998,7 +58998,7 @@\n line 58997\n line 58998\n line 58999\n-line 59000\n+changed\n line 59001\n"; !strings.Contains(d, want) {
+		t.Fatalf("diff of one changed line among 60,000:\n%s", d)
+	}
+}
+
+// BenchmarkLineOps matches the lines of a client file of 10,000 servers
+// (five lines each) against a new file (nothing before it) and against
+// the same file with one server added in the middle, with lineOps and
+// with sergi's line mode as lineOps used it (lineOpsSergi): x-sergi is
+// the first's time over the second's.
+func BenchmarkLineOps(b *testing.B) {
+	var old, added strings.Builder
+	for i := range 10000 {
+		entry := fmt.Sprintf("    \"server-%05d\": {\n      \"command\": \"npx\",\n      \"args\": [\"-y\", \"pkg-%d\"]\n    },\n", i, i)
+		old.WriteString(entry)
+		added.WriteString(entry)
+		if i == 5000 {
+			added.WriteString("    \"added\": {\n      \"command\": \"uvx\",\n      \"args\": [\"added\"]\n    },\n")
+		}
+	}
+	for _, c := range []struct{ name, old, new string }{
+		{"new-file", "", old.String()},
+		{"one-added", old.String(), added.String()},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			o, n := splitLines(c.old), splitLines(c.new)
+			var mine, sergi time.Duration
+			for range b.N {
+				t0 := time.Now()
+				lineOps(o, n)
+				t1 := time.Now()
+				deletionsFirst(lineOpsSergi(o, n))
+				mine, sergi = mine+t1.Sub(t0), sergi+time.Since(t1)
+			}
+			b.ReportMetric(float64(mine.Microseconds())/1000/float64(b.N), "ms")
+			b.ReportMetric(float64(sergi.Microseconds())/1000/float64(b.N), "ms-sergi")
+			b.ReportMetric(float64(mine)/float64(sergi), "x-sergi")
+		})
+	}
 }
