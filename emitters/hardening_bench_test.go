@@ -16,7 +16,7 @@ import (
 
 // plan200 is the plan of BenchmarkPlanExport200: a 200-server store to
 // every client's user file.
-func plan200(b *testing.B) *emitters.Plan {
+func plan200(b testing.TB) *emitters.Plan {
 	reg := all.NewRegistry(all.Options{})
 	home := b.TempDir()
 	env := formats.Env{Home: home, OS: "linux", Getenv: func(string) string { return "" }}

@@ -287,13 +287,15 @@ func TestSecretMaskKnowsTheServersSecrets(t *testing.T) {
 	}
 }
 
-// A plan that let its server sets go once planned (DropSets: a plan that
-// is written, not shown) still masks every secret its diff would show,
-// the old entry's and the new one's: it reads them again from the bytes.
+// A plan that let its server sets go once planned still masks every
+// secret its diff would show, the old entry's and the new one's: read
+// again from the bytes (DropSets: a plan that is written, not shown), or
+// from the values kept as the sets went (KeepMask: a dry run).
 func TestSecretMaskAfterSetsDropped(t *testing.T) {
 	secretsShown := []string{"oldtok5678wxyz", "Qm7Lp2Vx9Rk4Tz8Wc3Nb6Hy5Jd1Fg", "abcd1234efgh", "Zk3q9XvB2mLp7RtW4nYc8HsD6fGj"}
 	var diffs []string
-	for _, drop := range []bool{false, true} {
+	for _, mode := range []struct{ drop, keep bool }{{false, false}, {true, false}, {true, true}} {
+		drop := mode.drop
 		sb := newSandbox(t)
 		a := lineAdapter{id: "a"}
 		target := sb.target(a, "")
@@ -302,10 +304,13 @@ func TestSecretMaskAfterSetsDropped(t *testing.T) {
 		sb.write(".a", a.entry(target.Location, old, "\n"))
 		srv := stdio("gh", "npx", "--token", secretsShown[2])
 		srv.Env = map[string]string{"PROJECT": secretsShown[3]}
-		p := sb.plan([]Target{target}, []canonical.Server{srv}, func(o *ExportOptions) { o.Force, o.DropSets = true, drop })
+		p := sb.plan([]Target{target}, []canonical.Server{srv}, func(o *ExportOptions) { o.Force, o.DropSets, o.KeepMask = true, drop, mode.keep })
 		tp := p.Files[0].Targets[0]
 		if dropped := tp.Current.Len()+tp.Desired.Len()+tp.After.Len() == 0; dropped != drop {
 			t.Fatalf("DropSets %v: sets dropped %v", drop, dropped)
+		}
+		if kept := len(p.Files[0].maskValues) > 0; kept != mode.keep {
+			t.Fatalf("KeepMask %v: values kept %v", mode.keep, p.Files[0].maskValues)
 		}
 		mask := p.SecretMask()
 		for _, v := range []string{secretsShown[0], secretsShown[2]} {
@@ -323,8 +328,10 @@ func TestSecretMaskAfterSetsDropped(t *testing.T) {
 		}
 		diffs = append(diffs, d)
 	}
-	if diffs[0] != diffs[1] {
-		t.Fatalf("masked differently once the sets are dropped:\n%s\n---\n%s", diffs[0], diffs[1])
+	for i := 1; i < len(diffs); i++ {
+		if diffs[0] != diffs[i] {
+			t.Fatalf("masked differently once the sets are dropped (mode %d):\n%s\n---\n%s", i, diffs[0], diffs[i])
+		}
 	}
 }
 

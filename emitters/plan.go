@@ -75,6 +75,7 @@ import (
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/internal/buildid"
 	"github.com/mcpsync/mcpsync/internal/safefile"
+	"github.com/mcpsync/mcpsync/internal/secrets"
 	"github.com/mcpsync/mcpsync/ledger"
 )
 
@@ -196,6 +197,10 @@ type FileChange struct {
 	// afterHash is After's hash, made by Apply for the backup's manifest
 	// and the state both.
 	afterHash string
+	// maskValues, for a plan that let its sets go and kept what its mask
+	// needs (ExportOptions.KeepMask), are the secret values this file's
+	// sets held that no file before it held (secrets.Values).
+	maskValues []string
 }
 
 // Changed reports whether applying writes or removes the file.
@@ -212,8 +217,9 @@ type Plan struct {
 	// baseSources names the team source of the bases that come from one.
 	baseSources map[string]string
 	// setsDropped: the targets' server sets were let go after planning
-	// (ExportOptions.DropSets).
-	setsDropped bool
+	// (ExportOptions.DropSets); masksKept: with what SecretMask needs of
+	// them kept (ExportOptions.KeepMask).
+	setsDropped, masksKept bool
 	// stored holds the store servers' entries the files share, for the
 	// bases (an export's; nil for other plans).
 	stored *storeEntries
@@ -265,8 +271,14 @@ type ExportOptions struct {
 	// Desired and After) once it is planned, checked and Planned has
 	// seen it, for a plan that is applied and not shown: they are most of
 	// a large plan's memory, and nothing that writes needs them after.
-	// SecretMask then reads them back from the bytes.
+	// SecretMask then reads them back from the bytes, unless KeepMask.
 	DropSets bool
+	// KeepMask, with DropSets, keeps the secret values each file's sets
+	// hold before they go, for SecretMask: a plan that is shown (a dry
+	// run) lets its sets go all the same. Held to the end of a dry run of
+	// 10,000 servers to every client, they made the live heap grow to
+	// 400 MB, and the collector mark it over and over.
+	KeepMask bool
 
 	stored *storeEntries // made by PlanExport
 }
@@ -281,13 +293,15 @@ func PlanExport(targets []Target, opts ExportOptions) *Plan {
 		opts.Allows = func(string, string) bool { return true }
 	}
 	opts.stored = newStoreEntries(opts.State, opts.Servers.Indexed())
-	p := &Plan{storePath: opts.StorePath, baseSources: opts.Sources, setsDropped: opts.DropSets, stored: opts.stored}
+	p := &Plan{storePath: opts.StorePath, baseSources: opts.Sources, setsDropped: opts.DropSets,
+		masksKept: opts.DropSets && opts.KeepMask, stored: opts.stored}
 	// exported marks the store servers some file holds, by their place in
 	// the store: a file's own map of names was 300 KB at 10,000 servers,
 	// every file's held until the last was planned.
 	exported := make([]bool, opts.Servers.Len())
 	pruned := map[string]bool{}
-	var clean cleanHashes // see projectSecrets
+	var clean cleanHashes         // see projectSecrets
+	var maskValues secrets.Values // see KeepMask
 	groups := groupByFile(targets)
 	type planned struct {
 		fc       *FileChange
@@ -318,6 +332,9 @@ func PlanExport(targets []Target, opts ExportOptions) *Plan {
 			}
 			if opts.DropSets {
 				for _, tp := range fc.Targets {
+					if p.masksKept {
+						fc.maskValues = append(fc.maskValues, maskValues.Add(tp.Current, tp.Desired, tp.After)...)
+					}
 					tp.Current, tp.Desired, tp.After = canonical.Set{}, canonical.Set{}, canonical.Set{}
 				}
 			}

@@ -2,6 +2,7 @@ package emitters
 
 import (
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 
@@ -26,10 +27,57 @@ type DiffOptions struct {
 // order: exactly the bytes Apply would write.
 func (p *Plan) Diff(opts DiffOptions) string {
 	var b strings.Builder
-	for _, fc := range p.Changes() {
-		b.WriteString(fc.Diff(opts))
-	}
+	p.EachDiff(opts, func(d string) error { //nolint:errcheck // emit never fails
+		b.WriteString(d)
+		return nil
+	})
 	return b.String()
+}
+
+// EachDiff calls emit with the diff of each changed file, in plan order
+// (Diff is their concatenation), and returns the first error emit returns,
+// after which it calls it no more. The diffs are made side by side, a few
+// files ahead of the one emitted: a dry run of 10,000 servers to every
+// client made thirty files' diffs one after the other and held them all
+// in one growing text before printing any (over 1 s of copying alone).
+func (p *Plan) EachDiff(opts DiffOptions, emit func(diff string) error) error {
+	changes := p.Changes()
+	workers := min(len(changes), runtime.GOMAXPROCS(0))
+	if workers <= 1 {
+		for _, fc := range changes {
+			if err := emit(fc.Diff(opts)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	// Each file's diff arrives on its own channel; ahead holds a place for
+	// each file being diffed or waiting to be emitted.
+	diffs := make([]chan string, len(changes))
+	for i := range diffs {
+		diffs[i] = make(chan string, 1)
+	}
+	ahead := make(chan struct{}, 2*workers)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for i, fc := range changes {
+			select {
+			case ahead <- struct{}{}:
+			case <-stop:
+				return
+			}
+			go func() { diffs[i] <- fc.Diff(opts) }()
+		}
+	}()
+	for i := range changes {
+		d := <-diffs[i]
+		<-ahead
+		if err := emit(d); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Diff returns the file's unified diff, or "" when it does not change.
@@ -70,6 +118,16 @@ func MaskSecrets(line string) string { return secrets.MaskLine(line) }
 // argument after a --token on the line before, a value spanning lines) is
 // hidden wherever it appears, then MaskSecrets applies.
 func (p *Plan) SecretMask() func(line string) string {
+	if p.masksKept {
+		// The values each file's sets held, kept as the sets went.
+		s := &secrets.Scrubber{}
+		for _, fc := range p.Files {
+			for _, v := range fc.maskValues {
+				s.Add(v)
+			}
+		}
+		return memoLines(s.Line, maxMemoLines)
+	}
 	var sets []canonical.Set
 	for _, fc := range p.Files {
 		for _, tp := range fc.Targets {

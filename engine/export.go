@@ -38,11 +38,13 @@ type ExportOptions struct {
 	Servers []string
 	// DryRun plans without taking the lock: the plan is only shown.
 	DryRun bool
-	// WriteOnly says the plan will be applied and never shown: each file's
-	// server sets are let go as soon as it is planned and checked
-	// (emitters.ExportOptions.DropSets), which at 10,000 servers in every
-	// client's file was half the memory of the run. Its diff can still be
-	// shown, at the cost of reading the files' bytes again to mask it.
+	// WriteOnly says the plan will be applied and never shown. Every
+	// export lets each file's server sets go as soon as it is planned and
+	// checked (emitters.ExportOptions.DropSets), which at 10,000 servers
+	// in every client's file was half the memory of the run; one that may
+	// be shown keeps the secret values its diff's mask needs of them
+	// first (KeepMask), and WriteOnly spares that scan. Its diff can still
+	// be shown, at the cost of reading the files' bytes again to mask it.
 	WriteOnly bool
 }
 
@@ -198,7 +200,8 @@ func (e *Engine) planExport(run *ExportRun, o ExportOptions, st *store.Store, ad
 		Encode:    formats.EncodeOptions{OS: o.GOOS, BridgeRemote: o.BridgeRemote, PromptInputs: o.PromptInputs},
 		Decoded:   e.decodes(nil),
 		Planned:   checks.check,
-		DropSets:  o.WriteOnly,
+		DropSets:  true,
+		KeepMask:  !o.WriteOnly,
 	})
 	run.Plan.Diags = append(run.Plan.Diags, checks.of(run.Plan, lostExtrasCheck)...)
 	run.Plan.Diags = append(run.Plan.Diags, unreadLists...)

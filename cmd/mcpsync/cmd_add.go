@@ -186,7 +186,7 @@ func (a *App) printAddDryRun(run *engine.AddRun) (jsonOut any) {
 	}
 	a.printExact(diff)
 	if run.Export != nil {
-		a.printExact(a.diffText(run.Export.Plan, false))
+		a.printDiff(run.Export.Plan, false)
 		a.printSkipped(run.Export.Skipped, true)
 	}
 	fmt.Fprintln(a.Stderr, "dry run: nothing was written")

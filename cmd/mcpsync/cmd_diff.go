@@ -37,7 +37,7 @@ func (a *App) diffCommand() *cli.Command {
 			} else {
 				// Every file that plans cleanly shows its diff, whatever
 				// another file's problem.
-				a.printExact(a.diffText(run.Plan, showSecrets))
+				a.printDiff(run.Plan, showSecrets)
 			}
 			if err := a.reportPlanProblems(run.Plan); err != nil {
 				return err

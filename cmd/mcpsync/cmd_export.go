@@ -116,7 +116,7 @@ func (a *App) printDryRun(run *engine.ExportRun, showSecrets bool) error {
 		}
 		return nil
 	}
-	a.printExact(a.diffText(p, showSecrets))
+	a.printDiff(p, showSecrets)
 	a.printSkipped(run.Skipped, true)
 	if p.Diags.HasErrors() {
 		a.printDiagnostics(render.PlanDiagnostics(p, a.Verbose))

@@ -79,7 +79,7 @@ func (a *App) runImport(o engine.ImportOptions) error {
 		if o.Extract && len(moved) > 0 {
 			for _, p := range run.Rewrites {
 				if o.DryRun {
-					a.printExact(a.diffText(p, false))
+					a.printDiff(p, false)
 				} else {
 					for _, fc := range p.Changes() {
 						fmt.Fprintf(a.Stdout, "rewrote   %s (the secrets now come from the environment)\n", a.engine().Display(fc.Path))

@@ -97,7 +97,7 @@ func (a *App) savePlan(sp *engine.SavedPlan, p *emitters.Plan, path string, exit
 			return err
 		}
 	} else {
-		a.printExact(a.diffText(p, showSecrets))
+		a.printDiff(p, showSecrets)
 		fmt.Fprintf(a.Stderr, "plan saved to %s: %s to write; review it, then run 'mcpsync apply %s'\n",
 			path, engine.CountOf(len(sp.Files), "file"), path)
 	}

@@ -88,7 +88,7 @@ func (a *App) runResolve(scope canonical.Scope, name, take string, dryRun bool) 
 		return err
 	}
 	if dryRun {
-		a.printExact(a.diffText(r.Plan, false))
+		a.printDiff(r.Plan, false)
 		for _, o := range r.Outcomes {
 			fmt.Fprintln(a.Stderr, "would sync "+o.Line())
 		}

@@ -93,7 +93,7 @@ func (a *App) runRestore(o engine.RestoreOptions) error {
 		if a.JSON {
 			return out(nil)
 		}
-		a.printExact(render.ColorDiff(p.Diff(diffOpts), a.color(false)))
+		a.printDiffWith(p, diffOpts)
 		fmt.Fprintf(a.Stderr, "dry run: %d file(s) would be restored; nothing was written\n", len(p.Changes()))
 		return nil
 	}

@@ -64,7 +64,7 @@ func (a *App) runSync(o engine.SyncOptions, exitCode, showSecrets bool) error {
 	case a.JSON:
 		a.printJSON(a.syncJSON(run, dryRun, showSecrets, res))
 	case dryRun:
-		a.printExact(a.diffText(r.Plan, showSecrets))
+		a.printDiff(r.Plan, showSecrets)
 		for _, o := range r.Outcomes {
 			fmt.Fprintln(a.Stderr, "would sync "+o.Line())
 		}

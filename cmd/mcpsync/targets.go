@@ -155,10 +155,17 @@ func (a *App) paths() render.Paths {
 		Color: a.color(false), ColorErr: a.color(true), Verbose: a.Verbose}
 }
 
-// diffText renders the plan's diff for stdout: masked unless asked, and
+// printDiff prints the plan's diff on stdout: masked unless asked, and
 // coloured on a terminal.
-func (a *App) diffText(p *emitters.Plan, showSecrets bool) string {
-	return render.ColorDiff(p.Diff(a.diffOptions(p, showSecrets)), a.color(false))
+func (a *App) printDiff(p *emitters.Plan, showSecrets bool) error {
+	return a.printDiffWith(p, a.diffOptions(p, showSecrets))
+}
+
+// printDiffWith prints the plan's diff with opts, each file's as soon as
+// it is made (emitters.Plan.EachDiff), not the whole text at the end.
+func (a *App) printDiffWith(p *emitters.Plan, opts emitters.DiffOptions) error {
+	color := a.color(false)
+	return p.EachDiff(opts, func(d string) error { return a.printExact(render.ColorDiff(d, color)) })
 }
 
 // diffOptions are the options of the plan's diffs on stdout (as text or in

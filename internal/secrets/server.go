@@ -443,6 +443,42 @@ func ScrubberFor(sets ...canonical.Set) *Scrubber {
 	return s
 }
 
+// Values gathers the secret-looking literals of servers, as ScrubberFor
+// finds them, from sets given a few at a time (each file of a plan as it
+// is planned): a definition seen before, in this call or an earlier one,
+// is not scanned again. A Scrubber given every value Add returned masks as
+// ScrubberFor of all the sets does. Safe for concurrent use.
+type Values struct {
+	mu   sync.Mutex
+	seen map[string]bool
+}
+
+// Add scans the servers of sets not scanned yet and returns their values.
+func (v *Values) Add(sets ...canonical.Set) []string {
+	var out []string
+	for _, set := range sets {
+		for _, srv := range set.Servers {
+			k := scanKey(srv)
+			v.mu.Lock()
+			seen := v.seen[k]
+			if !seen {
+				if v.seen == nil {
+					v.seen = map[string]bool{}
+				}
+				v.seen[k] = true
+			}
+			v.mu.Unlock()
+			if seen {
+				continue
+			}
+			for _, f := range ScanServer(srv) {
+				out = append(out, f.Value)
+			}
+		}
+	}
+	return out
+}
+
 // scanKey is everything ScanServer looks at, as one string.
 func scanKey(srv canonical.Server) string {
 	var b strings.Builder
