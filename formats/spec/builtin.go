@@ -283,6 +283,11 @@ func (l *lazyAdapter) Encode(loc formats.Location, data []byte, want canonical.S
 	return l.get().Encode(loc, data, want, opts)
 }
 
+// CannotHold implements formats.HoldChecker.
+func (l *lazyAdapter) CannotHold(loc formats.Location, srv canonical.Server, opts formats.EncodeOptions) bool {
+	return l.get().CannotHold(loc, srv, opts)
+}
+
 // ChooseFiles implements formats.FileChooser.
 func (l *lazyAdapter) ChooseFiles(locs []formats.Location, exists func(string) bool) []formats.Location {
 	return l.get().ChooseFiles(locs, exists)

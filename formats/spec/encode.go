@@ -143,6 +143,28 @@ func (a *Adapter) Encode(loc formats.Location, data []byte, want canonical.Set, 
 	return out, diags.WithFile(loc.Path)
 }
 
+// CannotHold implements formats.HoldChecker: Encode of srv alone into a
+// new file takes the same steps up to render (the client's hooks'
+// PrepareEncode, normalized), and render's verdict that the client cannot
+// hold it is what leaves it out of the file. Nothing is built or decoded.
+func (a *Adapter) CannotHold(loc formats.Location, srv canonical.Server, opts formats.EncodeOptions) bool {
+	t, d := a.resolve(loc)
+	if d != nil || loc.ReadOnly {
+		return true // Encode fails
+	}
+	if opts.OS == "" {
+		opts.OS = targetOS(formats.Env{})
+	}
+	c := &Context{Spec: a.spec, Loc: loc, Servers: t.servers, Options: opts}
+	want := canonical.Set{Servers: []canonical.Server{srv}}
+	if a.hooks.PrepareEncode(c, &want).HasErrors() || len(want.Servers) != 1 {
+		return false // let Encode say
+	}
+	e := &encoder{a: a, t: t, opts: opts}
+	_, _, ok := e.render(normalized(want.Servers[0]), false)
+	return !ok
+}
+
 // normalized is s normalised without writing into what it shares with
 // the caller's set: Normalize folds a bearer token variable into the
 // headers, drops an OAuth block's empty scopes and a client's empty
