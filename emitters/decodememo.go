@@ -158,8 +158,10 @@ func diskName(client string, loc formats.Location) string {
 	return fmt.Sprintf("decoded\x00%s\x00%q\x00%q\x00%q\x00%q\x00%q", client, loc.Scope, loc.Path, loc.Format, loc.Project, loc.OS)
 }
 
-// decodedFile is a cache entry: what Decode returned.
+// decodedFile is a cache entry: what Decode returned, and the number of
+// servers first, for the reader to make room for them (ServersN).
 type decodedFile struct {
+	Count   int                   `json:"count"`
 	Servers []canonical.Server    `json:"servers"`
 	Diags   canonical.Diagnostics `json:"diags"`
 }
@@ -168,7 +170,7 @@ type decodedFile struct {
 // read back as exactly what Decode returned: such a file is decoded every
 // time.
 func writeDecoded(set canonical.Set, diags canonical.Diagnostics) []byte {
-	return jsonread.EncodeExact(decodedFile{Servers: set.Servers, Diags: diags}, readDecoded)
+	return jsonread.EncodeExact(decodedFile{Count: len(set.Servers), Servers: set.Servers, Diags: diags}, readDecoded)
 }
 
 // readDecoded reads an entry: the servers with jsonread, as the store's
@@ -184,9 +186,12 @@ func readDecoded(entry []byte) (decodedFile, bool) {
 				break
 			}
 			switch string(k) {
+			case "count":
+				r.Once(&seen, 2)
+				f.Count = r.Int()
 			case "servers":
 				r.Once(&seen, 0)
-				f.Servers = r.Servers()
+				f.Servers = r.ServersN(f.Count)
 			case "diags":
 				r.Once(&seen, 1)
 				r.Unmarshal(&f.Diags)

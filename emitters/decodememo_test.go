@@ -174,6 +174,8 @@ func TestDecodeMemoPersists(t *testing.T) {
 func FuzzReadDecoded(f *testing.F) {
 	f.Add([]byte(`{"servers":[{"name":"a","args":["x"],"env":{"K":"v"}}],"diags":[{"severity":"warning","summary":"s","line":1}]}`))
 	f.Add([]byte(`{"servers":null,"diags":null}`))
+	f.Add([]byte(`{"count":2,"servers":[{"name":"a"},{"name":"b"}],"diags":null}`))
+	f.Add([]byte(`{"count":99999999999,"servers":[{"name":"a"}]}`))
 	f.Add([]byte(`{"servers":[{"name":"a","name":"b"}]}`))
 	f.Fuzz(func(t *testing.T, entry []byte) {
 		got, ok := readDecoded(entry)
@@ -202,12 +204,15 @@ func TestWriteDecodedReadsBack(t *testing.T) {
 	var f decodedFile
 	r := jsonread.New(entry)
 	if r.Expect('{') {
-		if k, ok := r.Member(0); ok && string(k) == "servers" {
-			f.Servers = r.Servers()
+		if k, ok := r.Member(0); ok && string(k) == "count" {
+			f.Count = r.Int()
+		}
+		if k, ok := r.Member(1); ok && string(k) == "servers" {
+			f.Servers = r.ServersN(f.Count)
 		}
 	}
-	if !r.OK() || !reflect.DeepEqual(f.Servers, set.Servers) {
-		t.Errorf("the fast reader does not take the entry %s", entry)
+	if !r.OK() || f.Count != len(set.Servers) || !reflect.DeepEqual(f.Servers, set.Servers) || cap(f.Servers) != len(set.Servers) {
+		t.Errorf("the fast reader does not take the entry %s (count %d, room for %d)", entry, f.Count, cap(f.Servers))
 	}
 	odd := canonical.Set{Servers: []canonical.Server{{Name: "a", Extra: map[string]map[string]json.RawMessage{"cursor": {"k": json.RawMessage(`[1, 2]`)}}}}}
 	if writeDecoded(odd, nil) != nil {

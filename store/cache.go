@@ -23,6 +23,7 @@ type Cache interface {
 // Store exposes, and the warnings. The HCL syntax tree is not kept: it is
 // needed only to edit the file, and is read again then (ensureSyntax).
 type parsed struct {
+	Count       int                   `json:"count"` // of Servers, read first (jsonread.ServersN)
 	Servers     []canonical.Server    `json:"servers"`
 	Clients     map[string]ClientRule `json:"clients"`
 	ClientFiles map[string]ClientFile `json:"client_files"`
@@ -32,7 +33,7 @@ type parsed struct {
 }
 
 func (s *Store) parsed(ds canonical.Diagnostics) parsed {
-	return parsed{Servers: s.Servers.Servers, Clients: s.Clients, ClientFiles: s.ClientFiles,
+	return parsed{Count: len(s.Servers.Servers), Servers: s.Servers.Servers, Clients: s.Clients, ClientFiles: s.ClientFiles,
 		Resolvers: s.Resolvers, Sources: s.Sources, Diags: ds}
 }
 
@@ -68,9 +69,12 @@ func decodeParsedFast(data []byte) (parsed, bool) {
 			break
 		}
 		switch string(k) {
+		case "count":
+			r.Once(&seen, 6)
+			p.Count = r.Int()
 		case "servers":
 			r.Once(&seen, 0)
-			p.Servers = r.Servers()
+			p.Servers = r.ServersN(p.Count)
 		case "clients":
 			r.Once(&seen, 1)
 			r.Unmarshal(&p.Clients)
