@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -25,6 +26,16 @@ type Adapter struct {
 	keys map[string]fieldKind
 	// urlTransport names the transport a url key implies ("" for the plain url keys).
 	urlTransport map[string]canonical.Transport
+	// resolved keeps resolve's answer for each location (formats.Location
+	// to resolved): it evaluates the spec's server path, and View asks it
+	// for every server and client (70,000 times in a no-op sync of 10,000
+	// servers to every client, a fifth of the sync's planning).
+	resolved sync.Map
+}
+
+type resolved struct {
+	t target
+	d *canonical.Diagnostic
 }
 
 var (
@@ -241,6 +252,25 @@ type target struct {
 // resolve finds the spec location that loc stands for: same scope and file
 // name, else the first of its scope, else the client's defaults.
 func (a *Adapter) resolve(loc formats.Location) (target, *canonical.Diagnostic) {
+	if r, ok := a.resolved.Load(loc); ok {
+		r := r.(resolved)
+		if r.d != nil {
+			d := *r.d // the caller's to place (At, WithFile)
+			return r.t, &d
+		}
+		return r.t, nil
+	}
+	t, d := a.resolveOnce(loc)
+	r := resolved{t: t}
+	if d != nil {
+		c := *d
+		r.d = &c
+	}
+	a.resolved.Store(loc, r)
+	return t, d
+}
+
+func (a *Adapter) resolveOnce(loc formats.Location) (target, *canonical.Diagnostic) {
 	t := target{loc: loc, format: a.spec.Format}
 	expr := a.spec.servers
 	if ls, _ := a.specOf(loc); ls.path != nil {
