@@ -198,8 +198,9 @@ type FileChange struct {
 	// and the state both.
 	afterHash string
 	// maskValues, for a plan that let its sets go and kept what its mask
-	// needs (ExportOptions.KeepMask), are the secret values this file's
-	// sets held that no file before it held (secrets.Values).
+	// needs (ExportOptions.KeepMask), are the secret values of the server
+	// definitions in this file's sets that no other file's scan took
+	// first (secrets.Values): together, every file's are the plan's.
 	maskValues []string
 }
 
