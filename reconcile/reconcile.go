@@ -623,8 +623,9 @@ func buildMerge(name string, opts Options, storeIdx *store.Index, sides []*side,
 	}
 	identity := func(f fields) (fields, bool) { return f, true }
 	s := sideIn{ID: StoreSide, Store: true, Fresh: storeFresh, View: identity}
-	if srv, ok := storeIdx.Get(name); ok {
-		s.Present, s.Cur = true, fieldsOf(srv)
+	storeSrv, inStore := storeIdx.Get(name)
+	if inStore {
+		s.Present, s.Cur = true, fieldsOf(storeSrv)
 	}
 	mi.Sides = append(mi.Sides, s)
 	idx := []*side{nil}
@@ -634,7 +635,7 @@ func buildMerge(name string, opts Options, storeIdx *store.Index, sides []*side,
 		}
 		c := sideIn{ID: sd.id, View: sd.viewOf(name, opts.Encode), Fresh: sd.fresh}
 		if srv, ok := sd.current().Get(name); ok {
-			c.Present, c.Cur = true, fieldsOf(srv)
+			c.Present, c.Cur = true, curFields(srv, storeSrv, inStore, s.Cur)
 		}
 		if !sd.fresh {
 			if ref := clientRef(st, storePath, sd, name); ref != nil {
@@ -646,6 +647,20 @@ func buildMerge(name string, opts Options, storeIdx *store.Index, sides []*side,
 		idx = append(idx, sd)
 	}
 	return mi, idx
+}
+
+// curFields is fieldsOf(srv), a client's entry: the store's own fields
+// (storeF, of storeSrv) where the entry is the store's server, as most
+// are once synced. A merge never changes a side's fields in place, so
+// the sides share them; flattening every client's entry of every server
+// into fields of its own was half of building a merge (a no-op sync of
+// 10,000 servers to five clients: 60,000 maps). An Extra on either side
+// is compared by fieldsOf, which keeps every client's.
+func curFields(srv, storeSrv canonical.Server, inStore bool, storeF fields) fields {
+	if inStore && len(srv.Extra) == 0 && len(storeSrv.Extra) == 0 && canonical.Equal(srv, storeSrv) {
+		return storeF
+	}
+	return fieldsOf(srv)
 }
 
 // clientRef is what the client held at its last sync: the sync's record,
