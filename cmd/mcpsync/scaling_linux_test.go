@@ -15,9 +15,11 @@ import (
 // five clients' project files. x-from-1000 is the cost at 10,000 over the
 // cost at 1,000: at most 11 (10 is linear).
 //
-// engine's BenchmarkScaling runs both sizes in one test process at Go's
-// default collector, where the larger project's heap is live during the
-// smaller one's runs; this one runs them as they are run. The 1,000
+// engine's BenchmarkScaling times the engine calls alone, both sizes in
+// one test process under the command's collector settings, where a call
+// at 1,000 servers, with no process around it, runs almost without a
+// collection (GOGC 400 on a small heap) and one at 10,000 under the memory
+// limit; this one runs them as a user does, the start included. The 1,000
 // server runs are repeated five times as often, so that neither size is
 // timed from a handful of short runs.
 //
