@@ -425,29 +425,20 @@ func maskJSON(v any, name string, mask func(string, Field) string) any {
 // the servers, for masking text that shows them (a diff of their file).
 func ScrubberFor(sets ...canonical.Set) *Scrubber {
 	s := &Scrubber{}
-	seen := map[string]bool{}
-	for _, set := range sets {
-		for _, srv := range set.Servers {
-			// A plan holds each server many times (read, wanted, written,
-			// for every client): scan each definition once.
-			k := scanKey(srv)
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
-			for _, f := range ScanServer(srv) {
-				s.Add(f.Value)
-			}
-		}
+	// A plan holds each server many times (read, wanted, written, for
+	// every client): Values scans each definition once.
+	var v Values
+	for _, value := range v.Add(sets...) {
+		s.Add(value)
 	}
 	return s
 }
 
-// Values gathers the secret-looking literals of servers, as ScrubberFor
-// finds them, from sets given a few at a time (each file of a plan as it
-// is planned): a definition seen before, in this call or an earlier one,
-// is not scanned again. A Scrubber given every value Add returned masks as
-// ScrubberFor of all the sets does. Safe for concurrent use.
+// Values gathers the secret-looking literals of servers (ScanServer's
+// findings) from sets given a few at a time (each file of a plan as it is
+// planned): a definition seen before, in this call or an earlier one, is
+// not scanned again. A Scrubber given every value Add returned masks as
+// ScrubberFor of all the sets does (it is that). Safe for concurrent use.
 type Values struct {
 	mu   sync.Mutex
 	seen map[string]bool
