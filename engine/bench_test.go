@@ -372,10 +372,12 @@ func BenchmarkExport(b *testing.B) {
 }
 
 // BenchmarkExportMemory is the heap an export plan holds once planned,
-// fresh, to every client: planned to be shown (a dry run, its server sets
-// kept for masking the diff) and planned to be written (WriteOnly, as
-// 'mcpsync export' plans, its sets let go file by file). x-shown is the
-// second over the first: at most 0.6 at 1,000 servers and more.
+// fresh, to every client: planned to be shown (a dry run) and planned to
+// be written (WriteOnly, as 'mcpsync export' plans). Both let each file's
+// server sets go once it is planned; the one shown keeps the secret
+// values its masked diff needs of them (it kept the sets whole, about
+// twice the heap, before the dry run at 10,000 servers was made to hold
+// as little). shown-x-written is the first over the second: at most 1.1.
 // MiB-peak-live is the largest live heap any collection found during a
 // whole export (planned to be written, and written) over the heap before
 // it: what the collector's goal, and so the resident memory, grows from.
@@ -413,7 +415,7 @@ func BenchmarkExportMemory(b *testing.B) {
 			b.ReportMetric(float64(shown)/float64(b.N)/(1<<20), "MiB-shown")
 			b.ReportMetric(float64(written)/float64(b.N)/(1<<20), "MiB-written")
 			b.ReportMetric(float64(peak)/float64(b.N)/(1<<20), "MiB-peak-live")
-			goal(b, "x-shown", float64(written)/float64(shown), 0.6)
+			goal(b, "shown-x-written", float64(shown)/float64(written), 1.1)
 		})
 	}
 }
