@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -18,8 +19,15 @@ var gcHeap = regexp.MustCompile(`(?m)^gc \d+ .* (\d+)->(\d+)->(\d+) MB`)
 // that started on a heap of 500 MB or more.
 func reserved(t *testing.T, env []string, dir string, args ...string) bool {
 	t.Helper()
+	return reservedWith(t, env, dir, "", args...)
+}
+
+// reservedWith is reserved with stdin as the run's standard input.
+func reservedWith(t *testing.T, env []string, dir, stdin string, args ...string) bool {
+	t.Helper()
 	cmd := exec.Command(mcpsyncBinary(t), args...)
 	cmd.Dir, cmd.Env = dir, append(env, "GODEBUG=gctrace=1")
+	cmd.Stdin = strings.NewReader(stdin)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("mcpsync %s: %v\n%s", strings.Join(args, " "), err, out)
@@ -32,8 +40,8 @@ func reserved(t *testing.T, env []string, dir string, args ...string) bool {
 	return false
 }
 
-// markingProject is a project of 10 servers in a sandboxed home, and its
-// environment; it skips t unless an export there marks its heap (the
+// markingProject is a project of 1,000 servers in a sandboxed home, and
+// its environment; it skips t unless an export there marks its heap (the
 // machine leaves transparent huge pages to each program, and it is safe).
 func markingProject(t *testing.T) (env []string, proj string) {
 	t.Helper()
@@ -41,28 +49,62 @@ func markingProject(t *testing.T) (env []string, proj string) {
 	env = sandboxEnv(home)
 	proj = filepath.Join(home, "proj")
 	write(t, filepath.Join(proj, ".git", "HEAD"), []byte("ref: refs/heads/main\n"))
-	write(t, filepath.Join(proj, "mcpsync.hcl"), []byte(benchStore(10)))
+	write(t, filepath.Join(proj, "mcpsync.hcl"), []byte(benchStore(1000)))
 	if !reserved(t, env, proj, "export", "--scope", "project", "--to", "cursor") {
 		t.Skip("an export did not mark its heap: transparent huge pages are not left to each program here (or it is not safe to ask)")
 	}
 	return env, proj
 }
 
-// TestHeapMarkedByWork: an export marks its heap for huge pages as it
-// starts, whatever its size; list and status mark it only once what they
-// read is large (internal/hugeheap.InputThreshold), because on a small
-// store the marking costs them a sixth of their time and gains nothing.
+// TestHeapMarkedByWork: a run marks its heap for huge pages once what it
+// reads is large (internal/hugeheap.InputThreshold), whatever the
+// command: the store, a client's file, a config pasted on stdin. On a
+// small store the marking costs an export a quarter of its time and 4
+// MiB of its peak and gains nothing, so a small run does not mark.
 func TestHeapMarkedByWork(t *testing.T) {
 	env, proj := markingProject(t)
-	if reserved(t, env, proj, "list", "--scope", "project") {
-		t.Error("list marked its heap for a store of 10 servers")
-	}
-	if reserved(t, env, proj, "--store", filepath.Join(proj, "mcpsync.hcl"), "status") {
-		t.Error("status marked its heap for a store of 10 servers")
-	}
-	write(t, filepath.Join(proj, "mcpsync.hcl"), []byte(benchStore(1000)))
 	if !reserved(t, env, proj, "list", "--scope", "project") {
 		t.Error("list did not mark its heap for a store of 1,000 servers")
+	}
+	if !reserved(t, env, proj, "sync", "--scope", "project") {
+		t.Error("sync did not mark its heap for a store of 1,000 servers")
+	}
+	// A project of its own, whose clients' files hold no server yet: the
+	// one above holds Cursor's file of 1,000 servers, large input.
+	small := filepath.Join(t.TempDir(), "small")
+	write(t, filepath.Join(small, ".git", "HEAD"), []byte("ref: refs/heads/main\n"))
+	write(t, filepath.Join(small, "mcpsync.hcl"), []byte(benchStore(10)))
+	for _, args := range [][]string{
+		{"list", "--scope", "project"},
+		{"--store", filepath.Join(small, "mcpsync.hcl"), "status"},
+		{"export", "--scope", "project", "--to", "cursor,codex"},
+		{"sync", "--scope", "project"},
+	} {
+		if reserved(t, env, small, args...) {
+			t.Errorf("mcpsync %s marked its heap for a store of 10 servers", strings.Join(args, " "))
+		}
+	}
+	// A client's file is input too: Cursor's, written from 1,000 servers,
+	// read by an export of a small store to it.
+	write(t, filepath.Join(proj, "mcpsync.hcl"), []byte(benchStore(10)))
+	if !reserved(t, env, proj, "export", "--scope", "project", "--to", "cursor", "--dry-run") {
+		t.Error("an export to a Cursor file of 1,000 servers did not mark its heap")
+	}
+	// A paste: 1,000 servers on stdin, as Claude Desktop's JSON.
+	var paste strings.Builder
+	paste.WriteString(`{"mcpServers": {`)
+	for i := range 1000 {
+		if i > 0 {
+			paste.WriteString(",\n")
+		}
+		fmt.Fprintf(&paste, `"pasted-%04d": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/srv/%d"]}`, i, i)
+	}
+	paste.WriteString("}}\n")
+	if !reservedWith(t, env, proj, paste.String(), "add", "--dry-run", "-") {
+		t.Error("add - with 1,000 servers pasted did not mark its heap")
+	}
+	if reservedWith(t, env, proj, `{"mcpServers": {"one": {"command": "npx"}}}`, "add", "--dry-run", "-") {
+		t.Error("add - with one server pasted marked its heap")
 	}
 }
 
@@ -77,11 +119,11 @@ func TestHeapMarkedWhateverTheGlobalFlags(t *testing.T) {
 	if !reserved(t, env, proj, "-v", "export", "--scope", "project", "--to", "cursor") {
 		t.Error("mcpsync -v export did not mark its heap")
 	}
-	write(t, filepath.Join(proj, "version"), []byte(benchStore(10)))
+	write(t, filepath.Join(proj, "version"), []byte(benchStore(1000)))
 	if !reserved(t, env, proj, "--store", "version", "export", "--to", "cursor") {
 		t.Error("mcpsync --store version export did not mark its heap")
 	}
-	if reserved(t, env, proj, "--json", "version") {
+	if reserved(t, env, proj, "--store", "version", "--json", "version") {
 		t.Error("mcpsync --json version marked its heap")
 	}
 }

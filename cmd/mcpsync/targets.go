@@ -6,6 +6,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/mcpsync/mcpsync/internal/hugeheap"
 	"io"
 	"io/fs"
 	"os"
@@ -215,6 +216,10 @@ func (a *App) readInput(arg, prompt string) ([]byte, string, error) {
 		if err != nil {
 			return nil, "", fmt.Errorf("cannot read stdin: %w", err)
 		}
+		// A pipe's size is known once read: a large paste (mcpsync add -
+		// with 10,000 servers) marks the heap before what is made of it
+		// fills the heap, as a large file does when safefile reads it.
+		hugeheap.Input(int64(len(data)))
 		return data, "<stdin>", nil
 	}
 	path := arg

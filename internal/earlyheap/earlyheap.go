@@ -1,45 +1,40 @@
-// Package earlyheap marks mcpsync's heap for huge pages (hugeheap.Mark)
-// as the program starts: main imports it for its init alone.
+// Package earlyheap sets, as the program starts, when mcpsync's heap is
+// marked for huge pages (internal/hugeheap): main imports it for its init
+// alone.
 //
 // Why an init: much of a short command's heap is what package
-// initialisation allocates (regexps, tables, the CLI's commands; it was
-// mostly santhosh-tekuri/jsonschema's metaschemas before
-// third_party/jsonschema made them lazy), and what the heap grows into
-// before main runs is faulted in 4 KiB pages by then. Go initialises
-// packages in import-path order as
-// their dependencies allow, and this one's path sorts before those.
-// Marked here, an export of 50 servers to five clients takes 1,600 to
-// 1,900 page faults instead of 3,030 and about 0.9 of the time (68-71 ms
-// against 76-89 ms, alternating runs); marked at the start of main, it
-// took no less time than unmarked.
+// initialisation allocates (regexps, tables, the CLI's commands), and
+// Go initialises packages in import-path order as their dependencies
+// allow; this one's path sorts before those. A command that prints a
+// fixed text (mcpsync version, help, a completion script) never marks.
+// Every other command marks once what it reads is large
+// (hugeheap.OnInput): the store, a client's file, a pasted config, noted
+// as each is read, before the heap grows with what is made of them.
 //
-// A command that prints a fixed text (mcpsync version, help, a
-// completion script) allocates too little to gain, and is left alone:
-// the marking cost mcpsync version 2 to 3 ms of a 30 ms run. A command
-// that only reads and reports (list, show, status, clients) marks when
-// what it reads is large (hugeheap.OnInput): on a small store it loses 4
-// to 5 ms to the marking and gains nothing. doctor reports too, but it
-// reads and checks every client's files and every store whatever the
-// store's size: it marks at the start, which took it from 96 to 78 ms on
-// a 50-server project (medians of 30 alternating runs; clients, marked
-// too, went from 56 to 60 ms).
+// Why on the input, and not at the start: the marking costs a run its
+// reservation, the collection that frees it and 2 MiB pages zeroed whole,
+// and a small run never gains it back. Measured here (medians of 30
+// alternating runs of a fresh export to four clients): 50 servers 15.6
+// against 21.7 ms marked at the start, and 18.9 against 22.9 MiB at its
+// peak; 100 to 300 servers 19.4 to 28.2 against 24.9 to 30.8 ms. From
+// about 1,000 servers the marking pays (48 against 60 ms at 1,000, 110 to
+// 117 against 143 ms at 3,000), and marked on the input the export of
+// 10,000 servers takes what it took marked at the start (359 against 359
+// ms, 16 runs each): the store is the first thing read, before the heap
+// has grown. doctor, which reads every client's files, took 20.2 against
+// 23.1 ms on a 50-server project.
 package earlyheap
 
 import (
 	"os"
-	"slices"
 
 	"github.com/mcpsync/mcpsync/internal/cliargs"
 	"github.com/mcpsync/mcpsync/internal/hugeheap"
 )
 
 func init() {
-	switch {
-	case PrintsOnly(os.Args[1:]):
-	case ReadsOnly(os.Args[1:]):
+	if !PrintsOnly(os.Args[1:]) {
 		hugeheap.OnInput()
-	default:
-		hugeheap.Mark()
 	}
 }
 
@@ -62,15 +57,4 @@ func PrintsOnly(args []string) bool {
 		return true // "": mcpsync with no command prints its help
 	}
 	return false
-}
-
-// readers are the commands that read the store and the clients' files and
-// report, writing nothing, whose heap is as large as what they read:
-// doctor is not among them (see the package's comment).
-var readers = []string{"list", "show", "status", "clients"}
-
-// ReadsOnly reports whether args run one of the commands that only read
-// and report.
-func ReadsOnly(args []string) bool {
-	return slices.Contains(readers, cliargs.Command(args))
 }

@@ -28,28 +28,3 @@ func TestPrintsOnly(t *testing.T) {
 		}
 	}
 }
-
-func TestReadsOnly(t *testing.T) {
-	for args, want := range map[string]bool{
-		"list":                    true,
-		"--json list":             true,
-		"--store x.hcl list":      true,
-		"-C proj status --strict": true,
-		"--project=proj show fs":  true,
-		"doctor":                  false, // every client's files and every store: marks at the start
-		"--store list export":     false, // a store named list
-		"export --to cursor":      false,
-		"sync":                    false,
-		"show fs":                 true,
-		"clients":                 true,
-		"":                        false,
-		"--json":                  false,
-		"-- list":                 false,
-		"import --from cursor":    false,
-		"source list":             false, // not list: a subcommand of source
-	} {
-		if got := ReadsOnly(strings.Fields(args)); got != want {
-			t.Errorf("ReadsOnly(%q) = %v, want %v", args, got, want)
-		}
-	}
-}

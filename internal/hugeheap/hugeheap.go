@@ -8,16 +8,19 @@
 // record of an export of 10,000 servers to four clients (about 280 MB of
 // heap) put 29 % of its samples in the kernel's fault path; an export of
 // 50 servers takes some 3,000 faults, most of them its heap. In 2 MiB
-// pages the first takes about 3,400 faults instead of 66,000 and 0.55 of
-// the time, the second 1,600 to 1,900 instead of 3,000 and 0.9 of the
-// time (BenchmarkHugePagesExport in cmd/mcpsync holds the ratios). Go's
+// pages the first took about 3,400 faults instead of 66,000 and 0.55 of
+// the time on the machine measured then (0.88 to 0.90 on a later one,
+// whose faults cost less); the second is faster unmarked (see
+// InputThreshold). BenchmarkHugePagesExport in cmd/mcpsync holds the
+// ratios. Go's
 // runtime no longer asks for huge pages itself (it did in Go 1.21.0
 // only), and has no setting to ask.
 //
-// How: Mark, called before the heap grows (package internal/earlyheap
-// calls it in its init, which Go runs before the packages that fill the
-// heap at start; or Input, once a reporting command's input is large and
-// before that input is read), has the runtime map
+// How: Mark, called before the heap grows (Input calls it once a run's
+// input is large, before that input is read: package internal/earlyheap
+// has every command that reads input mark so, from its init, which Go
+// runs before the packages that fill the heap at start), has the runtime
+// map
 // Reserve bytes of heap by allocating one block with the collector off,
 // marks that memory and the mapping below it MADV_HUGEPAGE, and drops
 // the block: a collection frees it and its memory is released at once
@@ -63,12 +66,12 @@ func Mark() bool { return mark() }
 //
 // Why a threshold: marking costs a run 4 to 5 ms here (the reservation,
 // the collection that frees it, 2 MiB pages zeroed whole for a heap of a
-// few MB), and a command that only reads and reports (mcpsync list, show,
-// status) on a small store never gains it back: list with an empty store
-// 29.6 against 24.7 ms unmarked, with 50 servers 52.0 against 48.1 ms. At
-// 1,000 servers (125 KB of store) the same list takes 90.8 against
-// 102.1 ms marked. An export gains at every size (its plan, encodings and
-// read-backs fill the heap whatever the input), so it marks at the start.
+// few MB), and a small run never gains it back: list with an empty store
+// 29.6 against 24.7 ms unmarked, with 50 servers 52.0 against 48.1 ms; a
+// fresh export of 50 servers to four clients 21.7 against 15.6 ms, and
+// 22.9 against 18.9 MiB at its peak (of 100 to 300 servers, 24.9 to 30.8
+// against 19.4 to 28.2 ms). At 1,000 servers (125 KB of store) the same
+// list takes 90.8 against 102.1 ms marked, the export 48 against 60 ms.
 const InputThreshold = 64 << 10
 
 var (
