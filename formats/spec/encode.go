@@ -196,6 +196,10 @@ type encoder struct {
 	doc   *jsonedit.Doc
 	opts  formats.EncodeOptions
 	diags canonical.Diagnostics
+	// details holds one copy of each warning's detail text: most name
+	// no server (what the client reads an sse entry as, which transports
+	// it has), and a file of 10,000 servers held one copy per server.
+	details map[string]string
 }
 
 func (e *encoder) fail(err error) {
@@ -208,8 +212,20 @@ func (e *encoder) fail(err error) {
 
 func (e *encoder) warn(s canonical.Server, field, detail, format string, args ...any) {
 	d := canonical.Warnf(format, args...)
-	d.Server, d.Field, d.Detail = s.Name, field, detail
+	d.Server, d.Field, d.Detail = s.Name, field, e.shared(detail)
 	e.diags = append(e.diags, d)
+}
+
+// shared returns the one copy of text that this encoding's warnings hold.
+func (e *encoder) shared(text string) string {
+	if t, ok := e.details[text]; ok {
+		return t
+	}
+	if e.details == nil {
+		e.details = map[string]string{}
+	}
+	e.details[text] = text
+	return text
 }
 
 func object(fields []field) jsonedit.Object {
