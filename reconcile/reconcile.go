@@ -3,9 +3,12 @@ package reconcile
 import (
 	"bytes"
 	"fmt"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
@@ -60,9 +63,23 @@ type Options struct {
 
 // ViewCache remembers how a client holds a server (its adapter's encode
 // and decode of that server alone), which does not change while mcpsync
-// runs. It is not safe for concurrent use.
+// runs. It is safe for concurrent use: a plan merges servers side by side.
 type ViewCache struct {
-	m map[string]viewResult
+	mu sync.Mutex
+	m  map[string]viewResult
+}
+
+func (c *ViewCache) get(k string) (viewResult, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.m[k]
+	return v, ok
+}
+
+func (c *ViewCache) put(k string, v viewResult) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m[k] = v
 }
 
 // NewViewCache returns an empty cache.
@@ -206,7 +223,9 @@ type planner struct {
 	forgetBases  []string
 	baseSources  map[string]string // team source of a base, by server
 	warns        canonical.Diagnostics
-	// snapFields memoises fieldsOf by ledger snapshot (entryFields).
+	// snapFields memoises fieldsOf by ledger snapshot (entryFields); the
+	// merges side by side share it.
+	snapMu     sync.Mutex
 	snapFields map[*canonical.Server]fields
 }
 
@@ -219,11 +238,16 @@ func (p *planner) entryFields(e *ledger.Entry) fields {
 	if e.Server == nil {
 		return fieldsOf(canonical.Server{})
 	}
-	if f, ok := p.snapFields[e.Server]; ok {
+	p.snapMu.Lock()
+	f, ok := p.snapFields[e.Server]
+	p.snapMu.Unlock()
+	if ok {
 		return f
 	}
-	f := fieldsOf(*e.Server)
+	f = fieldsOf(*e.Server) // outside the lock: the same fields whoever makes them
+	p.snapMu.Lock()
 	p.snapFields[e.Server] = f
+	p.snapMu.Unlock()
 	return f
 }
 
@@ -262,7 +286,16 @@ func Plan(opts Options) *Result {
 			}
 		}
 	}
-	for _, name := range allNames(opts, p.sides, st) {
+	names := allNames(opts, p.sides, st)
+	for _, sd := range p.sides {
+		sd.current() // made now: the merges below only read it, several at once
+	}
+	var merged []premerge
+	for i, name := range names {
+		if i%mergeBatch == 0 {
+			merged = p.premergeBatch(names[i:min(i+mergeBatch, len(names))], merged)
+		}
+		pre := &merged[i%mergeBatch]
 		if len(opts.Servers) > 0 && !slices.Contains(opts.Servers, name) {
 			continue
 		}
@@ -282,7 +315,7 @@ func Plan(opts Options) *Result {
 			p.teamServer(name, source, inEffect)
 			continue
 		}
-		p.server(name)
+		p.server(name, pre)
 	}
 	p.pruneExcluded()
 	p.r.Plan = emitters.PlanSync(in, p.syncOptions())
@@ -291,36 +324,141 @@ func Plan(opts Options) *Result {
 	return p.r
 }
 
-// server merges one server and applies the verdict to every side.
-func (p *planner) server(name string) {
+// mergeBatch is how many servers are merged side by side (premergeBatch)
+// before their verdicts are applied, one after the other. The merges of a
+// batch are held until then: batches of 512 held 10 to 20 MB more of a
+// no-op sync of 10,000 servers to every client, and gained it no time.
+const mergeBatch = 128
+
+// premerge is one server's merge: what its sides hold and offer
+// (buildMerge), the verdict, and what each side is to do. Making it only
+// reads the plan's inputs; applying it (server) changes the plan.
+type premerge struct {
+	made         bool
+	formerSource string
+	mi           mergeIn
+	idx          []*side
+	out          mergeOut
+	takeMissing  bool // the side named by Options.Take takes no part
+	settled      bool // Options.Take settles what is otherwise a conflict
+	acts         []sideOut
+}
+
+// premergeBatch merges the servers of names that server will apply, on
+// every processor, into into[i] for names[i] (into is reused, and returned).
+// Why side by side: a no-op sync of 10,000 servers to five clients spent
+// four fifths of its merging here (buildMerge, merge, decide), one server
+// after the other. Why it is the same
+// plan: a merge reads what the plan was given (the store's and each side's
+// servers, the ledger, the options) and the caches of what never changes
+// (ViewCache, entryFields); applying a server's verdict (server) changes
+// only that server's place in the store and in each side's plan, which no
+// other server's merge reads. The verdicts are applied in names' order.
+func (p *planner) premergeBatch(names []string, into []premerge) []premerge {
+	into = slices.Grow(into[:0], len(names))[:len(names)]
+	clear(into)
+	todo := make([]int, 0, len(names))
+	for i, name := range names {
+		if p.mergesAlone(name) {
+			todo = append(todo, i)
+		}
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(todo))
+	if len(todo) < parallelMergeFrom || workers < 2 {
+		return into // none made: server merges each as it comes to it
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= len(todo) {
+					return
+				}
+				i := todo[k]
+				into[i] = p.premerge(names[i])
+			}
+		})
+	}
+	wg.Wait()
+	return into
+}
+
+// parallelMergeFrom is the least number of servers in a batch merged
+// side by side: below it, starting the workers costs more than they save,
+// and each server is merged as server comes to it. A variable, for the
+// tests.
+var parallelMergeFrom = 64
+
+// mergesAlone reports whether Plan hands name to server: it is named (or
+// every server is), its name is one a client can hold, and it is neither
+// a project's local server nor a team source's.
+func (p *planner) mergesAlone(name string) bool {
+	if len(p.opts.Servers) > 0 && !slices.Contains(p.opts.Servers, name) {
+		return false
+	}
+	if canonical.NameProblem(name) != "" {
+		return false
+	}
+	if srv, ok := p.store.Get(name); ok && srv.Project != "" {
+		return false
+	}
+	source, _ := p.teamSource(name)
+	return source == ""
+}
+
+// premerge merges one server (see premergeBatch): it only reads.
+func (p *planner) premerge(name string) premerge {
 	st, storePath := p.st, p.opts.Store.Path
 	// A server that came from a team source and no longer does was never
 	// the store's: the store's lack of it is its removal, even when the
 	// store is empty (the source was all it held).
-	formerSource := ""
+	pm := premerge{made: true}
 	if b := st.Base(storePath, name); b != nil && b.Source != "" && !p.store.Has(name) {
-		formerSource = b.Source
+		pm.formerSource = b.Source
 	}
-	mi, idx := buildMerge(name, p.opts, p.store, p.sides, st, p.storeFresh && formerSource == "", p.entryFields)
+	pm.mi, pm.idx = buildMerge(name, p.opts, p.store, p.sides, st, p.storeFresh && pm.formerSource == "", p.entryFields)
 	takeID, taking := p.opts.Take[name]
 	if taking {
-		mi.Take = slices.IndexFunc(idx, func(sd *side) bool { return sideID(sd) == takeID })
-		if mi.Take < 0 {
-			p.takeError(name, takeID, takeID+" does not take part in this sync")
-			return
+		pm.mi.Take = slices.IndexFunc(pm.idx, func(sd *side) bool { return sideID(sd) == takeID })
+		if pm.mi.Take < 0 {
+			pm.takeMissing = true
+			return pm
 		}
 	}
-	out := merge(mi)
+	pm.out = merge(pm.mi)
+	if pm.out.Err != "" {
+		return pm
+	}
+	if taking {
+		plain := pm.mi
+		plain.Take = -1
+		pm.settled = merge(plain).Verdict == conflict
+	}
+	pm.acts = decide(pm.mi, pm.out, taking)
+	return pm
+}
+
+// server applies one server's merge (pre, made by premergeBatch, or now
+// when it was not) to every side.
+func (p *planner) server(name string, pre *premerge) {
+	st, storePath := p.st, p.opts.Store.Path
+	if !pre.made {
+		*pre = p.premerge(name)
+	}
+	formerSource, mi, idx, out := pre.formerSource, pre.mi, pre.idx, pre.out
+	takeID, taking := p.opts.Take[name]
+	if pre.takeMissing {
+		p.takeError(name, takeID, takeID+" does not take part in this sync")
+		return
+	}
 	if out.Err != "" {
 		p.takeError(name, takeID, out.Err)
 		return
 	}
-	if taking {
-		plain := mi
-		plain.Take = -1
-		if merge(plain).Verdict == conflict {
-			p.r.Settled = append(p.r.Settled, name)
-		}
+	if pre.settled {
+		p.r.Settled = append(p.r.Settled, name)
 	}
 	nr := nameRecord{name: name, verdict: out.Verdict, del: out.Del, base: st.Base(storePath, name)}
 	if nr.base == nil {
@@ -338,7 +476,7 @@ func (p *planner) server(name string) {
 		return
 	}
 	p.r.names = append(p.r.names, nr)
-	acts := decide(mi, out, taking)
+	acts := pre.acts
 	p.warns = append(p.warns, expansionWarnings(name, out, idx, acts)...)
 	oc := Outcome{Server: name, Action: actionName(mi, out, taking)}
 	for _, i := range out.From {
@@ -687,7 +825,7 @@ func (sd *side) viewOf(name string, enc formats.EncodeOptions) func(fields) (fie
 	prefix := t.Adapter.ID() + "\x00" + t.Location.Path + "\x00" + t.Location.Project + "\x00" + name + "\x00"
 	return func(f fields) (fields, bool) {
 		k := prefix + f.key()
-		if v, ok := sd.views.m[k]; ok {
+		if v, ok := sd.views.get(k); ok {
 			return v.f, v.ok
 		}
 		v := viewResult{}
@@ -699,7 +837,7 @@ func (sd *side) viewOf(name string, enc formats.EncodeOptions) func(fields) (fie
 		} else if got, ok := formats.View(t.Adapter, t.Location, want, enc); ok {
 			v = viewResult{f: fieldsOf(got), ok: true}
 		}
-		sd.views.m[k] = v
+		sd.views.put(k, v)
 		return v.f, v.ok
 	}
 }
