@@ -155,14 +155,29 @@ type nameRecord struct {
 
 // clientRecord says how to update one client's memory of one server.
 type clientRecord struct {
-	tp            *emitters.TargetPlan
-	path, section string
-	key           string
-	name          string
+	*clientSection
+	name string
 	// forget drops the record; otherwise it becomes ref, or else the entry
 	// the section holds after the plan (absent: dropped).
 	forget bool
 	ref    *canonical.Server
+}
+
+// clientSection is the client section of a clientRecord, one per side:
+// a no-op sync of 10,000 servers to every client makes 210,000 records,
+// and each held the section's place whole (96 bytes a record, not 48).
+type clientSection struct {
+	tp            *emitters.TargetPlan
+	path, section string
+	key           string
+}
+
+// record is a clientRecord of the server name in sd's section.
+func (sd *side) record(name string) clientRecord {
+	if sd.sec == nil {
+		sd.sec = &clientSection{tp: sd.tp, path: sd.path, section: sd.section, key: sd.key}
+	}
+	return clientRecord{clientSection: sd.sec, name: name}
 }
 
 // side binds a merge side to a client section or the store.
@@ -183,6 +198,7 @@ type side struct {
 	// managed are the ledger's records of the section: what mcpsync wrote
 	// there, and what from (viewOf).
 	managed map[string]*ledger.Entry
+	sec     *clientSection // made by record
 }
 
 // wantServers is the section's desired list, to change: a copy of what
@@ -289,6 +305,11 @@ func Plan(opts Options) *Result {
 	names := allNames(opts, p.sides, st)
 	for _, sd := range p.sides {
 		sd.current() // made now: the merges below only read it, several at once
+	}
+	// Room for a record of each server in each client (applyClient):
+	// grown one by one, the records were copied over and over.
+	if len(opts.Servers) == 0 {
+		p.r.clients = make([]clientRecord, 0, len(names)*len(p.sides))
 	}
 	var merged []premerge
 	for i, name := range names {
@@ -572,7 +593,7 @@ func (p *planner) applyClient(sd *side, s sideIn, name string, a sideOut, oc *Ou
 			}
 		}
 	}
-	rec := clientRecord{tp: sd.tp, path: sd.path, section: sd.section, key: sd.key, name: name}
+	rec := sd.record(name)
 	if a.Ref != nil {
 		srv := a.Ref.server(name)
 		rec.ref = &srv // the references it expanded, not their values
@@ -588,7 +609,9 @@ func (p *planner) pruneExcluded() {
 			if p.opts.Store.Allows(sd.id, srv.Name) || len(p.opts.Servers) > 0 && !slices.Contains(p.opts.Servers, srv.Name) {
 				continue
 			}
-			p.r.clients = append(p.r.clients, clientRecord{tp: sd.tp, path: sd.path, section: sd.section, key: sd.key, name: srv.Name, forget: true})
+			rec := sd.record(srv.Name)
+			rec.forget = true
+			p.r.clients = append(p.r.clients, rec)
 			m := p.st.Managed(sd.path, sd.section)[srv.Name]
 			if m == nil || !m.Holds(srv) || sd.fresh {
 				continue

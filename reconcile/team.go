@@ -69,7 +69,9 @@ func (p *planner) teamServer(name, source string, inEffect bool) {
 		}
 		// What mcpsync wrote there (the managed snapshot) is the record of
 		// a team server; a sync record of it would only go stale.
-		p.r.clients = append(p.r.clients, clientRecord{tp: sd.tp, path: sd.path, section: sd.section, key: sd.key, name: name, forget: true})
+		rec := sd.record(name)
+		rec.forget = true
+		p.r.clients = append(p.r.clients, rec)
 		cur, present := sd.current().Get(name)
 		var managed *ledger.Entry
 		if !sd.fresh {
