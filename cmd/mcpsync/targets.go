@@ -6,7 +6,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/mcpsync/mcpsync/internal/hugeheap"
 	"io"
 	"io/fs"
 	"os"
@@ -17,6 +16,7 @@ import (
 	"github.com/mcpsync/mcpsync/emitters"
 	"github.com/mcpsync/mcpsync/engine"
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/internal/hugeheap"
 	"github.com/mcpsync/mcpsync/internal/safefile"
 	"github.com/mcpsync/mcpsync/render"
 	"github.com/urfave/cli/v3"

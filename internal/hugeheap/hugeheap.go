@@ -12,16 +12,14 @@
 // the time on the machine measured then (0.88 to 0.90 on a later one,
 // whose faults cost less); the second is faster unmarked (see
 // InputThreshold). BenchmarkHugePagesExport in cmd/mcpsync holds the
-// ratios. Go's
-// runtime no longer asks for huge pages itself (it did in Go 1.21.0
-// only), and has no setting to ask.
+// ratios. Go's runtime no longer asks for huge pages itself (it did in Go
+// 1.21.0 only), and has no setting to ask.
 //
 // How: Mark, called before the heap grows (Input calls it once a run's
 // input is large, before that input is read: package internal/earlyheap
 // has every command that reads input mark so, from its init, which Go
 // runs before the packages that fill the heap at start), has the runtime
-// map
-// Reserve bytes of heap by allocating one block with the collector off,
+// map Reserve bytes of heap by allocating one block with the collector off,
 // marks that memory and the mapping below it MADV_HUGEPAGE, and drops
 // the block: a collection frees it and its memory is released at once
 // (debug.FreeOSMemory; it was never touched), and the runtime, which
