@@ -316,27 +316,20 @@ func Plan(opts Options) *Result {
 		if i%mergeBatch == 0 {
 			merged = p.premergeBatch(names[i:min(i+mergeBatch, len(names))], merged)
 		}
-		pre := &merged[i%mergeBatch]
-		if len(opts.Servers) > 0 && !slices.Contains(opts.Servers, name) {
-			continue
-		}
-		if prob := canonical.NameProblem(name); prob != "" {
+		switch r := p.route(name); r.kind {
+		case routeBadName:
 			// A name no client holds as it is (a tab in it) is never
 			// spread; the store could not even hold it.
-			d := canonical.Warnf("not synced: server name %q %s", name, prob)
+			d := canonical.Warnf("not synced: server name %q %s", name, r.problem)
 			d.Detail, d.Server = "rename it where it is defined ("+canonical.NameAdvice+")", name
 			p.warns = append(p.warns, d)
-			continue
+		case routeLocal:
+			p.localServer(r.local)
+		case routeTeam:
+			p.teamServer(name, r.source, r.inEffect)
+		case routeMerge:
+			p.server(name, &merged[i%mergeBatch])
 		}
-		if srv, ok := p.store.Get(name); ok && srv.Project != "" {
-			p.localServer(srv)
-			continue
-		}
-		if source, inEffect := p.teamSource(name); source != "" {
-			p.teamServer(name, source, inEffect)
-			continue
-		}
-		p.server(name, pre)
 	}
 	p.pruneExcluded()
 	p.r.Plan = emitters.PlanSync(in, p.syncOptions())
@@ -369,18 +362,18 @@ type premerge struct {
 // every processor, into into[i] for names[i] (into is reused, and returned).
 // Why side by side: a no-op sync of 10,000 servers to five clients spent
 // four fifths of its merging here (buildMerge, merge, decide), one server
-// after the other. Why it is the same
-// plan: a merge reads what the plan was given (the store's and each side's
-// servers, the ledger, the options) and the caches of what never changes
-// (ViewCache, entryFields); applying a server's verdict (server) changes
-// only that server's place in the store and in each side's plan, which no
-// other server's merge reads. The verdicts are applied in names' order.
+// after the other. Why it is the same plan: a merge reads what the plan
+// was given (the store's and each side's servers, the ledger, the
+// options) and the caches of what never changes (ViewCache, entryFields);
+// applying a server's verdict (server) changes only that server's place
+// in the store and in each side's plan, which no other server's merge
+// reads. The verdicts are applied in names' order.
 func (p *planner) premergeBatch(names []string, into []premerge) []premerge {
 	into = slices.Grow(into[:0], len(names))[:len(names)]
 	clear(into)
 	todo := make([]int, 0, len(names))
 	for i, name := range names {
-		if p.mergesAlone(name) {
+		if p.route(name).kind == routeMerge {
 			todo = append(todo, i)
 		}
 	}
@@ -412,21 +405,42 @@ func (p *planner) premergeBatch(names []string, into []premerge) []premerge {
 // tests.
 var parallelMergeFrom = 64
 
-// mergesAlone reports whether Plan hands name to server: it is named (or
-// every server is), its name is one a client can hold, and it is neither
-// a project's local server nor a team source's.
-func (p *planner) mergesAlone(name string) bool {
+// routeKind is what Plan does with a server name.
+type routeKind int
+
+const (
+	routeNotNamed routeKind = iota // the sync is of other servers (Options.Servers)
+	routeBadName                   // a name no client can hold: a warning
+	routeLocal                     // a project's local server: left alone
+	routeTeam                      // a team source's: teamServer
+	routeMerge                     // merged three ways: server
+)
+
+// route is where Plan sends one server name, and what it needs there.
+type route struct {
+	kind     routeKind
+	problem  string           // routeBadName: what is wrong with the name
+	local    canonical.Server // routeLocal: the store's server
+	source   string           // routeTeam: the source, and whether its
+	inEffect bool             // server is in effect (approved)
+}
+
+// route says what Plan does with name. It only reads, and an earlier
+// server's verdict does not change it: premergeBatch asks it ahead.
+func (p *planner) route(name string) route {
 	if len(p.opts.Servers) > 0 && !slices.Contains(p.opts.Servers, name) {
-		return false
+		return route{kind: routeNotNamed}
 	}
-	if canonical.NameProblem(name) != "" {
-		return false
+	if prob := canonical.NameProblem(name); prob != "" {
+		return route{kind: routeBadName, problem: prob}
 	}
 	if srv, ok := p.store.Get(name); ok && srv.Project != "" {
-		return false
+		return route{kind: routeLocal, local: srv}
 	}
-	source, _ := p.teamSource(name)
-	return source == ""
+	if source, inEffect := p.teamSource(name); source != "" {
+		return route{kind: routeTeam, source: source, inEffect: inEffect}
+	}
+	return route{kind: routeMerge}
 }
 
 // premerge merges one server (see premergeBatch): it only reads.
