@@ -3,13 +3,18 @@ package emitters
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/mcpsync/mcpsync/internal/jsonread"
+	"os"
+	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/formats/all"
+	"github.com/mcpsync/mcpsync/internal/jsonread"
 )
 
 // countingAdapter counts the decodes that reach the adapter.
@@ -218,4 +223,122 @@ func TestWriteDecodedReadsBack(t *testing.T) {
 	if writeDecoded(odd, nil) != nil {
 		t.Error("an entry was written for a value that does not read back as it was (spaced raw JSON)")
 	}
+}
+
+// TestDecodedEntryAsEncodingJSON: a cache entry is written by hand
+// (appendDecoded) exactly as encoding/json's Encoder without HTML escaping
+// wrote it, so entries read the same whichever wrote them; an extra that is
+// not JSON makes no entry rather than a panic.
+func TestDecodedEntryAsEncodingJSON(t *testing.T) {
+	ad := cursorAdapter(t)
+	loc := formats.Location{Client: "cursor", Scope: canonical.ScopeProject, Path: "/p/.cursor/mcp.json", Format: formats.JSON}
+	decoded, diags := ad.Decode(loc, []byte(`{"mcpServers": {"a": {"command": "npx", "env": {"K": "<é>"}, "x-key": {"n": [1, 2]}},
+		"b": {"url": "https://h/x?a=1&b=<2>"}, "c": {"type": "carrier-pigeon"}}}`))
+	if len(diags) == 0 {
+		t.Fatal("the odd entry decoded without a word: the test wants diagnostics")
+	}
+	odd := canonical.Server{Name: "o\u2028\xff\"\\", Transport: canonical.HTTP, URL: "u&<>", Args: []string{}, Env: map[string]string{},
+		Headers: map[string]string{"A": "Bearer ${T}"}, Disabled: true, ToolsAllow: []string{"x"}, ToolsDeny: []string{""},
+		StartupTimeout: time.Second, ToolTimeout: 3, Project: "/p", Origin: canonical.Pos{File: "f", Line: 2, Column: 3},
+		Auth:  canonical.Auth{BearerTokenEnv: "T", OAuth: &canonical.OAuth{Scopes: []string{"a&b"}, CallbackPort: 8}},
+		Extra: map[string]map[string]json.RawMessage{"cursor": {"k": json.RawMessage(`{"a":"<&>"}`)}}}
+	for name, f := range map[string]decodedFile{
+		"decoded":       {Count: len(decoded.Servers), Servers: decoded.Servers, Diags: diags},
+		"odd":           {Count: 1, Servers: []canonical.Server{odd}},
+		"no servers":    {},
+		"empty servers": {Servers: []canonical.Server{}, Diags: canonical.Diagnostics{}},
+	} {
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(f); err != nil {
+			t.Fatal(err)
+		}
+		d, ok := diagsJSON(f.Diags)
+		if !ok {
+			t.Fatalf("%s: the diagnostics do not read back", name)
+		}
+		if got := appendDecoded(f.Servers, d); !bytes.Equal(got, bytes.TrimSuffix(want.Bytes(), []byte("\n"))) {
+			t.Errorf("%s: appendDecoded:\n%s\nencoding/json:\n%s", name, got, want.Bytes())
+		}
+	}
+	bad := canonical.Server{Name: "x", Extra: map[string]map[string]json.RawMessage{"cursor": {"k": json.RawMessage(`{`)}}}
+	if writeDecoded(canonical.Set{Servers: []canonical.Server{bad}}, nil) != nil {
+		t.Error("writeDecoded kept an entry for an extra that is not JSON")
+	}
+}
+
+// TestDecodedEntriesAsBefore: over every file of the wild corpus, decoded
+// as its client reads it, and each with one server JSON cannot carry as it
+// is, writeDecoded keeps an entry exactly where the old check (encode,
+// read back, reflect.DeepEqual) kept one, and the entry reads back as what
+// was decoded.
+func TestDecodedEntriesAsBefore(t *testing.T) {
+	const corpus = "../../shared/corpus/wild"
+	sources, err := os.ReadFile(filepath.Join(corpus, "SOURCES.tsv"))
+	if err != nil {
+		t.Skip("no corpus at " + corpus + " (it is in the shared reference material, ../shared, next to the repository)")
+	}
+	reg := all.NewRegistry(all.Options{})
+	env := formats.Env{Home: "/home/u", ProjectDir: "/home/u/p", OS: "linux"}
+	oldCheck := func(set canonical.Set, diags canonical.Diagnostics) []byte {
+		return jsonread.EncodeExact(decodedFile{Count: len(set.Servers), Servers: set.Servers, Diags: diags}, readDecoded)
+	}
+	files, kept := 0, 0
+	for _, line := range strings.Split(string(sources), "\n")[1:] {
+		cols := strings.Split(line, "\t")
+		if len(cols) < 4 {
+			continue
+		}
+		ad, err := reg.Lookup(cols[1])
+		if err != nil {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(corpus, cols[0]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		loc := ad.Locations(env)[0]
+		for _, l := range ad.Locations(env) {
+			if rel, _ := filepath.Rel(env.ProjectDir, l.Path); strings.HasSuffix(cols[3], rel) {
+				loc = l
+			}
+		}
+		set, diags := ad.Decode(loc, data)
+		files++
+		cases := map[string]canonical.Set{"as decoded": set}
+		if set.Len() > 0 {
+			for how, change := range map[string]func(*canonical.Server){
+				"empty args": func(s *canonical.Server) { s.Args = []string{} },
+				"not UTF-8":  func(s *canonical.Server) { s.Command += "\xff" },
+				"spaced extra": func(s *canonical.Server) {
+					s.Extra = map[string]map[string]json.RawMessage{"x": {"k": json.RawMessage(`[1, 2]`)}}
+				},
+			} {
+				c := canonical.Set{Servers: slices.Clone(set.Servers)}
+				c.Servers[len(c.Servers)/2] = c.Servers[len(c.Servers)/2].Clone()
+				change(&c.Servers[len(c.Servers)/2])
+				cases[how] = c
+			}
+		}
+		for how, c := range cases {
+			got, want := writeDecoded(c, diags), oldCheck(c, diags)
+			if (got == nil) != (want == nil) {
+				t.Errorf("%s, %s: an entry kept %v, by the old check %v", cols[0], how, got != nil, want != nil)
+				continue
+			}
+			if got == nil {
+				continue
+			}
+			kept++
+			back, ok := readDecoded(got)
+			if !ok || !reflect.DeepEqual(back.Servers, c.Servers) || !reflect.DeepEqual(back.Diags, diags) || back.Count != c.Len() {
+				t.Errorf("%s, %s: the entry does not read back as what was decoded", cols[0], how)
+			}
+		}
+	}
+	if files < 100 || kept < files/2 {
+		t.Fatalf("%d corpus files, %d entries kept: the corpus was not read", files, kept)
+	}
+	t.Logf("%d corpus files, %d entries kept", files, kept)
 }

@@ -10,40 +10,6 @@ import (
 	"github.com/mcpsync/mcpsync/canonical"
 )
 
-// FuzzServerJSON: appendServerJSON writes exactly what json.Marshal writes,
-// for any server: every hash in every state file depends on it.
-func FuzzServerJSON(f *testing.F) {
-	f.Add("fs", "stdio", "npx", "-y", "K", "${K}", "https://x/<&>", "", "\u2028\x00\xff\"\\", int64(0), 0, false, true)
-	f.Add("", "", "", "", "", "", "", "i", "", int64(time.Second), 3, true, false)
-	f.Fuzz(func(t *testing.T, name, transport, command, arg, k, v, url, clientID, odd string, d int64, n int, disabled, extra bool) {
-		srvs := []canonical.Server{
-			{Name: name, Transport: canonical.Transport(transport), Command: command, Args: []string{arg, odd}, Env: map[string]string{k: v, odd: arg},
-				Cwd: odd, URL: url, Headers: map[string]string{k: odd}, Disabled: disabled, ToolsAllow: []string{odd}, ToolsDeny: []string{k},
-				StartupTimeout: time.Duration(d), ToolTimeout: time.Duration(n), Project: odd,
-				Origin: canonical.Pos{File: odd, Line: n, Column: int(d % 1000)}},
-			{Name: name, Auth: canonical.Auth{BearerTokenEnv: odd}},
-			{Name: name, Auth: canonical.Auth{OAuth: &canonical.OAuth{}}},
-			{Name: name, Auth: canonical.Auth{BearerTokenEnv: k, OAuth: &canonical.OAuth{ClientID: clientID, ClientSecret: odd, Scopes: []string{v},
-				CallbackPort: n, RedirectURI: url, AuthServerMetadataURL: odd, Resource: k}}},
-			{Name: name, Auth: canonical.Auth{OAuth: &canonical.OAuth{CallbackPort: n, Resource: odd}}, Origin: canonical.Pos{Line: n}},
-			{Name: name, Args: []string{}, Env: map[string]string{}, Origin: canonical.Pos{Column: n}},
-		}
-		if extra {
-			raw, _ := json.Marshal(map[string]any{odd: []any{v, 1.5, nil, true}})
-			srvs[0].Extra = map[string]map[string]json.RawMessage{k: {odd: raw, "n": json.RawMessage(`  {"a" : 1}`)}}
-		}
-		for _, s := range srvs {
-			want, err := json.Marshal(s)
-			if err != nil {
-				return
-			}
-			if got := appendServerJSON(nil, &s); !bytes.Equal(got, want) {
-				t.Fatalf("appendServerJSON:\n%s\njson.Marshal:\n%s", got, want)
-			}
-		}
-	})
-}
-
 // The snapshots of a saved state are what json.Marshal wrote before.
 func TestSaveSnapshotsAsMarshal(t *testing.T) {
 	dir := t.TempDir()

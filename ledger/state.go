@@ -35,6 +35,7 @@ import (
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/internal/atomicfile"
+	"github.com/mcpsync/mcpsync/internal/jsonwrite"
 )
 
 // FileName is the state file's name inside the state directory.
@@ -209,7 +210,7 @@ func hashSnapshot(s canonical.Server) string {
 			}
 		}
 	}
-	sum := sha256.Sum256(appendServerJSON(nil, &s)) // json.Marshal(s)'s bytes
+	sum := sha256.Sum256(jsonwrite.AppendServer(nil, &s)) // json.Marshal(s)'s bytes
 	return hex.EncodeToString(sum[:])
 }
 

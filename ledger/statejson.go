@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/jsonwrite"
 )
 
 // appendState appends st as json.Marshal writes it, without the
@@ -69,17 +70,17 @@ func (w stateJSON) state(b []byte, st *State) ([]byte, error) {
 		{len(st.Bases) > 0, "bases", func(b []byte) ([]byte, error) { return appendMap(b, st.Bases, w.entries) }},
 		{len(st.Sync) > 0, "sync", func(b []byte) ([]byte, error) { return appendMap(b, st.Sync, w.sync) }},
 		{len(st.Snapshots) > 0 && w.snaps == nil, "snapshots", func(b []byte) ([]byte, error) {
-			return appendMap(b, st.Snapshots, func(b []byte, srv canonical.Server) ([]byte, error) { return appendServerJSON(b, &srv), nil })
+			return appendMap(b, st.Snapshots, func(b []byte, srv canonical.Server) ([]byte, error) { return jsonwrite.AppendServer(b, &srv), nil })
 		}},
 		{len(w.snaps) > 0, "snapshots", func(b []byte) ([]byte, error) {
-			return appendMap(b, w.snaps, func(b []byte, srv *canonical.Server) ([]byte, error) { return w.flush(appendServerJSON(b, srv)) })
+			return appendMap(b, w.snaps, func(b []byte, srv *canonical.Server) ([]byte, error) { return w.flush(jsonwrite.AppendServer(b, srv)) })
 		}},
 	}
 	for _, f := range fields {
 		if !f.set {
 			continue
 		}
-		b = append(appendJSONString(append(b, ','), f.key), ':')
+		b = append(jsonwrite.AppendString(append(b, ','), f.key), ':')
 		if b, err = f.append(b); err != nil {
 			return nil, err
 		}
@@ -111,7 +112,7 @@ func appendMap[V any](b []byte, m map[string]V, appendValue func([]byte, V) ([]b
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(appendJSONString(b, mb.k), ':')
+		b = append(jsonwrite.AppendString(b, mb.k), ':')
 		if b, err = appendValue(b, mb.v); err != nil {
 			return nil, err
 		}
@@ -131,7 +132,7 @@ func (m *members) key(k string) {
 		m.b = append(m.b, ',')
 	}
 	m.first = false
-	m.b = append(appendJSONString(m.b, k), ':')
+	m.b = append(jsonwrite.AppendString(m.b, k), ':')
 }
 
 func (w stateJSON) file(b []byte, f *File) ([]byte, error) {
@@ -142,7 +143,7 @@ func (w stateJSON) file(b []byte, f *File) ([]byte, error) {
 	m := members{b: append(b, '{'), first: true}
 	if f.SHA256 != "" {
 		m.key("sha256")
-		m.b = appendJSONString(m.b, f.SHA256)
+		m.b = jsonwrite.AppendString(m.b, f.SHA256)
 	}
 	if !f.Written.IsZero() {
 		m.key("written")

@@ -1,0 +1,119 @@
+package jsonwrite
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/mcpsync/mcpsync/canonical"
+)
+
+// FuzzServerJSON: AppendServer writes exactly what json.Marshal writes,
+// for any server (every hash in every state file depends on it), and
+// AppendServerUnescaped what an Encoder that does not escape HTML writes.
+func FuzzServerJSON(f *testing.F) {
+	f.Add("fs", "stdio", "npx", "-y", "K", "${K}", "https://x/<&>", "", "\u2028\x00\xff\"\\", int64(0), 0, false, true)
+	f.Add("", "", "", "", "", "", "", "i", "", int64(time.Second), 3, true, false)
+	f.Fuzz(func(t *testing.T, name, transport, command, arg, k, v, url, clientID, odd string, d int64, n int, disabled, extra bool) {
+		srvs := []canonical.Server{
+			{Name: name, Transport: canonical.Transport(transport), Command: command, Args: []string{arg, odd}, Env: map[string]string{k: v, odd: arg},
+				Cwd: odd, URL: url, Headers: map[string]string{k: odd}, Disabled: disabled, ToolsAllow: []string{odd}, ToolsDeny: []string{k},
+				StartupTimeout: time.Duration(d), ToolTimeout: time.Duration(n), Project: odd,
+				Origin: canonical.Pos{File: odd, Line: n, Column: int(d % 1000)}},
+			{Name: name, Auth: canonical.Auth{BearerTokenEnv: odd}},
+			{Name: name, Auth: canonical.Auth{OAuth: &canonical.OAuth{}}},
+			{Name: name, Auth: canonical.Auth{BearerTokenEnv: k, OAuth: &canonical.OAuth{ClientID: clientID, ClientSecret: odd, Scopes: []string{v},
+				CallbackPort: n, RedirectURI: url, AuthServerMetadataURL: odd, Resource: k}}},
+			{Name: name, Auth: canonical.Auth{OAuth: &canonical.OAuth{CallbackPort: n, Resource: odd}}, Origin: canonical.Pos{Line: n}},
+			{Name: name, Args: []string{}, Env: map[string]string{}, Origin: canonical.Pos{Column: n}},
+		}
+		if extra {
+			raw, _ := json.Marshal(map[string]any{odd: []any{v, 1.5, nil, true}})
+			srvs[0].Extra = map[string]map[string]json.RawMessage{k: {odd: raw, "n": json.RawMessage(`  {"a" : 1}`)}}
+		}
+		for _, s := range srvs {
+			want, err := json.Marshal(s)
+			if err != nil {
+				return
+			}
+			if got := AppendServer(nil, &s); !bytes.Equal(got, want) {
+				t.Fatalf("AppendServer:\n%s\njson.Marshal:\n%s", got, want)
+			}
+			var buf bytes.Buffer
+			e := json.NewEncoder(&buf)
+			e.SetEscapeHTML(false)
+			if err := e.Encode(s); err != nil {
+				t.Fatal(err)
+			}
+			want = bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+			if got := AppendServerUnescaped(nil, &s); !bytes.Equal(got, want) {
+				t.Fatalf("AppendServerUnescaped:\n%s\nan Encoder without HTML escaping:\n%s", got, want)
+			}
+		}
+	})
+}
+
+// FuzzExact: Exact says whether a server's bytes read back as exactly the
+// server, as reading them back and comparing does (the check the caches
+// made of every entry), for any server: strings of any bytes, lists and
+// maps nil, empty or not, raw extras of any text.
+func FuzzExact(f *testing.F) {
+	f.Add("fs", "npx", "-y", "K", "v", `{"a":1}`, "o", uint16(0))
+	f.Add("\xff", "", "", "", "", `{"a": 1}`, "", uint16(0xffff))
+	f.Add("a\u2028", "<&>", "\x00", "k", "\xc3", ` 1`, "f", uint16(0x5555))
+	f.Add("n", "c", "a", "k", "v", ``, "f", uint16(0x0f0f))
+	f.Fuzz(func(t *testing.T, name, command, arg, k, v, raw, file string, shape uint16) {
+		bit := func(i int) bool { return shape&(1<<i) != 0 }
+		list := func(i int, s string) []string { // nil, empty or one element
+			switch {
+			case bit(i) && bit(i+1):
+				return []string{s}
+			case bit(i):
+				return []string{}
+			}
+			return nil
+		}
+		dict := func(i int) map[string]string {
+			switch {
+			case bit(i) && bit(i+1):
+				return map[string]string{k: v}
+			case bit(i):
+				return map[string]string{}
+			}
+			return nil
+		}
+		s := canonical.Server{Name: name, Transport: canonical.Transport(v), Command: command, Args: list(0, arg), Env: dict(2),
+			Cwd: file, URL: v, Headers: dict(4), ToolsAllow: list(6, k), ToolsDeny: list(8, v), Project: k,
+			Origin: canonical.Pos{File: file, Line: len(raw)}}
+		if bit(10) {
+			s.Auth.OAuth = &canonical.OAuth{ClientID: v, Scopes: list(11, arg)}
+		}
+		switch {
+		case bit(13) && bit(14):
+			s.Extra = map[string]map[string]json.RawMessage{k: {v: json.RawMessage(raw)}}
+		case bit(13):
+			s.Extra = map[string]map[string]json.RawMessage{}
+		case bit(14):
+			s.Extra = map[string]map[string]json.RawMessage{k: nil}
+		case bit(15):
+			s.Extra = map[string]map[string]json.RawMessage{k: {}}
+		}
+		roundTrips := func() (ok bool) {
+			defer func() {
+				if recover() != nil { // an extra that is not JSON
+					ok = false
+				}
+			}()
+			var back canonical.Server
+			if err := json.Unmarshal(AppendServerUnescaped(nil, &s), &back); err != nil {
+				return false
+			}
+			return reflect.DeepEqual(back, s)
+		}()
+		if got := Exact(&s); got != roundTrips {
+			t.Fatalf("Exact %v, read back exactly %v: %#v", got, roundTrips, s)
+		}
+	})
+}
