@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"io"
 	"reflect"
 	"strconv"
 	"sync"
@@ -116,6 +117,27 @@ func (m *DecodeMemo) DecodeOutput(a formats.Adapter, loc formats.Location, data 
 	return m.decode(a, loc, data, false)
 }
 
+// Written keeps set and diags, what a.Decode(loc, data) returned, as
+// what loc's file decodes to once data is written there: in memory, and
+// on disk where Decode would keep what it decodes from that file
+// (Persist). A plan to be written calls it for each file it changes
+// (ExportOptions.KeepDecoded). Should the write not happen, the entry is
+// for bytes the file does not hold, which no read matches: it costs the
+// next run a decode, as a file changed by hand does.
+func (m *DecodeMemo) Written(a formats.Adapter, loc formats.Location, data []byte, set canonical.Set, diags canonical.Diagnostics) {
+	if m == nil {
+		return
+	}
+	k := decodeKey{client: a.ID(), loc: loc, n: len(data)}
+	if m.memory {
+		k.sum = sha256.Sum256(data)
+		m.remember(k, set, diags, len(data))
+	}
+	if m.disk != nil && len(data) >= m.diskMin && m.builtin != nil && m.builtin(k.client) {
+		m.keep(diskName(k.client, loc), data, set, diags)
+	}
+}
+
 func (m *DecodeMemo) decode(a formats.Adapter, loc formats.Location, data []byte, fromFile bool) (canonical.Set, canonical.Diagnostics) {
 	if m == nil || (!m.memory && m.disk == nil) {
 		return a.Decode(loc, data)
@@ -143,11 +165,31 @@ func (m *DecodeMemo) decode(a formats.Adapter, loc formats.Location, data []byte
 	set, diags := a.Decode(loc, data)
 	m.remember(k, set, diags, len(data))
 	if onDisk {
-		if entry := writeDecoded(set, diags); entry != nil {
-			m.disk.Put(diskName(k.client, loc), data, entry)
-		}
+		m.keep(diskName(k.client, loc), data, set, diags)
 	}
 	return set, diags
+}
+
+// A streamingCache takes an entry as it is written (parsecache.PutWith),
+// so that it is never held whole: a written export to every client of
+// 10,000 servers keeps 2 MB per file, two or more files at once, which
+// added 20 MB to its peak.
+type streamingCache interface {
+	PutWith(name string, src []byte, write func(io.Writer) error)
+}
+
+// keep writes the entry for data, which decodes to set and diags, unless
+// it would not read back as exactly that (see writeDecoded).
+func (m *DecodeMemo) keep(name string, data []byte, set canonical.Set, diags canonical.Diagnostics) {
+	d, ok := entryDiags(set, diags)
+	if !ok {
+		return
+	}
+	if s, ok := m.disk.(streamingCache); ok {
+		s.PutWith(name, data, func(w io.Writer) error { return writeDecodedTo(w, set.Servers, d) })
+		return
+	}
+	m.disk.Put(name, data, appendDecoded(set.Servers, d))
 }
 
 func (m *DecodeMemo) remember(k decodeKey, set canonical.Set, diags canonical.Diagnostics, size int) {
@@ -176,23 +218,30 @@ type decodedFile struct {
 //
 // The entry was checked by reading it back and comparing (EncodeExact):
 // the first sync of 10,000 servers in every client's file spent 0.9 s of
-// CPU making its entries. The servers are now
+// CPU making its entries, and a written export (which keeps what its files
+// read back as, KeepDecoded) would spend as much again. The servers are now
 // written by hand (jsonwrite) and each is checked for what JSON cannot
 // carry (jsonwrite.Exact, which FuzzExact holds to that reading back); the
 // diagnostics, few and of many types, are still read back and compared.
 // TestDecodedEntriesAsBefore holds the result to the old check's over the
 // wild corpus.
 func writeDecoded(set canonical.Set, diags canonical.Diagnostics) []byte {
-	for i := range set.Servers {
-		if !jsonwrite.Exact(&set.Servers[i]) {
-			return nil
-		}
-	}
-	d, ok := diagsJSON(diags)
+	d, ok := entryDiags(set, diags)
 	if !ok {
 		return nil
 	}
 	return appendDecoded(set.Servers, d)
+}
+
+// entryDiags checks that an entry for set and diags reads back as exactly
+// them, and returns the diagnostics as the entry holds them.
+func entryDiags(set canonical.Set, diags canonical.Diagnostics) ([]byte, bool) {
+	for i := range set.Servers {
+		if !jsonwrite.Exact(&set.Servers[i]) {
+			return nil, false
+		}
+	}
+	return diagsJSON(diags)
 }
 
 // diagsJSON is ds as encoding/json's Encoder without HTML escaping writes
@@ -216,7 +265,16 @@ func diagsJSON(ds canonical.Diagnostics) ([]byte, bool) {
 // escaping writes a decodedFile, the servers by hand (jsonwrite) and diags
 // given as JSON. TestDecodedEntryAsEncodingJSON holds the bytes equal.
 func appendDecoded(servers []canonical.Server, diags []byte) []byte {
-	b := make([]byte, 0, 64+256*len(servers)+len(diags))
+	var b bytes.Buffer
+	b.Grow(64 + 256*len(servers) + len(diags))
+	writeDecodedTo(&b, servers, diags)
+	return b.Bytes()
+}
+
+// writeDecodedTo writes what appendDecoded returns to w, a piece at a time.
+func writeDecodedTo(w io.Writer, servers []canonical.Server, diags []byte) error {
+	const piece = 32 << 10
+	b := make([]byte, 0, piece+4<<10)
 	b = strconv.AppendInt(append(b, `{"count":`...), int64(len(servers)), 10)
 	b = append(b, `,"servers":`...)
 	if servers == nil {
@@ -228,12 +286,19 @@ func appendDecoded(servers []canonical.Server, diags []byte) []byte {
 				b = append(b, ',')
 			}
 			b = jsonwrite.AppendServerUnescaped(b, &servers[i])
+			if len(b) >= piece {
+				if _, err := w.Write(b); err != nil {
+					return err
+				}
+				b = b[:0]
+			}
 		}
 		b = append(b, ']')
 	}
 	b = append(b, `,"diags":`...)
 	b = append(b, diags...)
-	return append(b, '}')
+	_, err := w.Write(append(b, '}'))
+	return err
 }
 
 // readDecoded reads an entry: the servers with jsonread, as the store's

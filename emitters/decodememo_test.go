@@ -3,6 +3,7 @@ package emitters
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -15,6 +16,7 @@ import (
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/formats/all"
 	"github.com/mcpsync/mcpsync/internal/jsonread"
+	"github.com/mcpsync/mcpsync/internal/parsecache"
 )
 
 // countingAdapter counts the decodes that reach the adapter.
@@ -341,4 +343,110 @@ func TestDecodedEntriesAsBefore(t *testing.T) {
 		t.Fatalf("%d corpus files, %d entries kept: the corpus was not read", files, kept)
 	}
 	t.Logf("%d corpus files, %d entries kept", files, kept)
+}
+
+// TestWrittenPlanKeepsItsReadBack: a plan to be written (KeepDecoded)
+// leaves, for each file it changes, what the file decodes to once written,
+// so that the next run reads every such file without decoding it and gets
+// what the adapter would have returned; a plan that is only shown leaves
+// nothing (its bytes may never be written), and a file changed after the
+// plan is decoded again.
+func TestWrittenPlanKeepsItsReadBack(t *testing.T) {
+	reg := all.NewRegistry(all.Options{})
+	dir := t.TempDir()
+	var targets []Target
+	for _, id := range []string{"cursor", "claude-code", "codex", "opencode"} {
+		ad, err := reg.Lookup(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var loc *formats.Location
+		for _, l := range formats.Locate(ad, formats.Env{Home: dir, ProjectDir: dir, OS: "linux"}) {
+			if l.Scope == canonical.ScopeProject && loc == nil {
+				loc = &l
+			}
+		}
+		if loc == nil {
+			t.Fatalf("%s has no project file", id)
+		}
+		targets = append(targets, Target{Adapter: ad, Location: *loc})
+	}
+	var servers []canonical.Server
+	for i := range 30 {
+		servers = append(servers, canonical.Server{Name: fmt.Sprintf("s%02d", i), Transport: canonical.Stdio, Command: "npx",
+			Args: []string{"-y", "pkg"}, Env: map[string]string{"K": "${K}"}})
+	}
+	servers = append(servers, canonical.Server{Name: "sse", Transport: canonical.SSE, URL: "https://h/sse"}) // some clients warn
+	builtin := func(string) bool { return true }
+
+	// What a decode said is kept with what it read.
+	cursor := targets[0]
+	data := []byte(`{"mcpServers": {"a": {"command": "npx", "alwaysAllow": ["t"]}, "b": {"url": 1}}}`)
+	set, diags := cursor.Adapter.Decode(cursor.Location, data)
+	if len(diags) == 0 {
+		t.Fatal("the case needs diagnostics")
+	}
+	cache := newMapCache()
+	memo := (*DecodeMemo)(nil).Persist(cache, builtin)
+	memo.diskMin = 0
+	memo.Written(cursor.Adapter, cursor.Location, data, set, diags)
+	counting := &countingAdapter{Adapter: cursor.Adapter}
+	if got, ds := memo.Decode(counting, cursor.Location, data); counting.decodes != 0 || !reflect.DeepEqual(got, set) || !reflect.DeepEqual(ds, diags) {
+		t.Errorf("kept with its diagnostics, read back as %+v %v after %d decodes", got, ds, counting.decodes)
+	}
+
+	for _, keep := range []bool{true, false} {
+		cache := newMapCache()
+		memo := (*DecodeMemo)(nil).Persist(cache, builtin)
+		memo.diskMin = 0 // the files are small
+		p := PlanExport(targets, ExportOptions{Servers: canonical.Set{Servers: servers}, Decoded: memo, KeepDecoded: keep})
+		if p.Diags.HasErrors() || len(p.Changes()) != len(targets) {
+			t.Fatalf("keep %v: %d changes, %v", keep, len(p.Changes()), p.Diags)
+		}
+		for _, fc := range p.Changes() {
+			tp := fc.Targets[0]
+			counting := &countingAdapter{Adapter: tp.Target.Adapter}
+			next := (*DecodeMemo)(nil).Persist(cache, builtin)
+			next.diskMin = 0
+			got, ds := next.Decode(counting, tp.Target.Location, fc.After)
+			want, wantDiags := tp.Target.Adapter.Decode(tp.Target.Location, fc.After)
+			if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(ds, wantDiags) {
+				t.Errorf("keep %v, %s: the next run read %+v %v, the adapter %+v %v", keep, tp.Client, got, ds, want, wantDiags)
+			}
+			if wantDecodes := map[bool]int{true: 0, false: 1}[keep]; counting.decodes != wantDecodes {
+				t.Errorf("keep %v, %s: the next run decoded the file %d times, want %d", keep, tp.Client, counting.decodes, wantDecodes)
+			}
+			edited := append(bytes.Clone(fc.After), '\n')
+			if next.Decode(counting, tp.Target.Location, edited); counting.decodes != map[bool]int{true: 1, false: 2}[keep] {
+				t.Errorf("keep %v, %s: a file changed since the plan was not decoded", keep, tp.Client)
+			}
+		}
+	}
+}
+
+// TestDecodeMemoStreamsEntries: on the cache mcpsync uses, an entry is
+// written in pieces (PutWith) and reads back whole: a file of 2,000
+// servers decoded once is read from the cache by the next run.
+func TestDecodeMemoStreamsEntries(t *testing.T) {
+	ad := cursorAdapter(t)
+	loc := formats.Location{Client: "cursor", Scope: canonical.ScopeProject, Path: "/p/.cursor/mcp.json", Format: formats.JSON}
+	var b strings.Builder
+	b.WriteString(`{"mcpServers": {`)
+	for i := range 2000 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"s%04d": {"command": "npx", "args": ["-y", "@scope/p-%d"], "env": {"K": "<&>"}}`, i, i)
+	}
+	b.WriteString(`, "bad": {"url": 1}}}`)
+	data := []byte(b.String())
+	want, wantDiags := ad.Decode(loc, data)
+	cache := parsecache.Open(t.TempDir())
+	run := func() *DecodeMemo { return (*DecodeMemo)(nil).Persist(cache, func(string) bool { return true }) }
+	counting := &countingAdapter{Adapter: ad}
+	run().Decode(counting, loc, data)
+	got, ds := run().Decode(counting, loc, data)
+	if counting.decodes != 1 || !reflect.DeepEqual(got, want) || !reflect.DeepEqual(ds, wantDiags) || len(wantDiags) == 0 {
+		t.Fatalf("after %d decodes (want 1): %d servers, %v; want %d, %v", counting.decodes, got.Len(), ds, want.Len(), wantDiags)
+	}
 }

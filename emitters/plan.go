@@ -162,6 +162,11 @@ type TargetPlan struct {
 	// longer has after it (see formats.SideKeyRemover).
 	addedSide []string
 	sideGone  []string
+
+	// readBack is the bytes After was decoded from, and readBackDiags
+	// what that decode said (see ExportOptions.KeepDecoded).
+	readBack      []byte
+	readBackDiags canonical.Diagnostics
 }
 
 // FileChange is the plan for one file: its bytes before and after.
@@ -280,6 +285,14 @@ type ExportOptions struct {
 	// 10,000 servers to every client, they made the live heap grow to
 	// 400 MB, and the collector mark it over and over.
 	KeepMask bool
+	// KeepDecoded says the plan is to be written: what each file it
+	// changes reads back as is kept in Decoded (DecodeMemo.Written), as
+	// what the file decodes to once written, so that the next run to read
+	// it (a sync, a diff, a watch) need not decode it again. The first
+	// sync after an export of 10,000 servers to every client decoded
+	// every file the export had just decoded, and took twice as long as
+	// the sync after it.
+	KeepDecoded bool
 
 	stored *storeEntries // made by PlanExport
 }
@@ -323,6 +336,9 @@ func PlanExport(targets []Target, opts ExportOptions) *Plan {
 		if !pl.unread {
 			group := groups[i]
 			planFileExport(fc, group, opts, pl.exported, pl.pruned)
+			if opts.KeepDecoded {
+				keepWritten(fc, opts.Decoded)
+			}
 			if fc.Changed() && !fc.Diags.HasErrors() && !group[0].Location.Shown {
 				fc.Diags = append(fc.Diags, checkWritable(fc, clientNames(group))...)
 				fc.Diags = append(fc.Diags, readableSecrets(fc, &clean.scan)...)
@@ -653,6 +669,21 @@ func isEmptyShape(group []Target, data []byte, opts formats.EncodeOptions) bool 
 	return bytes.Equal(empty, data)
 }
 
+// keepWritten keeps in m what each section of a file to be written reads
+// back as (DecodeMemo.Written), where that read-back was of the file's
+// final bytes: a later section's edit, or keys added beside the servers,
+// make other bytes, which the next run decodes.
+func keepWritten(fc *FileChange, m *DecodeMemo) {
+	if !fc.Changed() || fc.After == nil || fc.Diags.HasErrors() {
+		return
+	}
+	for _, tp := range fc.Targets {
+		if tp.readBack != nil && bytes.Equal(tp.readBack, fc.After) {
+			m.Written(tp.Target.Adapter, tp.Target.Location, fc.After, tp.After, tp.readBackDiags)
+		}
+	}
+}
+
 // planTargetExport decides one target's desired servers and encodes them
 // onto data. It returns the new bytes, or false when the target failed (its
 // diagnostics are on fc).
@@ -793,7 +824,7 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 		fc.Diags = append(fc.Diags, d.At(canonical.Pos{File: loc.Path}))
 		return nil, false
 	}
-	tp.After = after
+	tp.After, tp.readBack, tp.readBackDiags = after, out, ads
 	afterIdx := after.Indexed()
 	if len(adds) > 0 {
 		tp.addedKeys = addedKeys(t, data, out, after.Len() > 0)

@@ -140,6 +140,8 @@ type SyncOptions struct {
 	Encode      formats.EncodeOptions
 	// Decoded, when set, keeps the files the plan decodes (see DecodeMemo).
 	Decoded *DecodeMemo
+	// KeepDecoded says the plan is to be written, as ExportOptions'.
+	KeepDecoded bool
 }
 
 // PlanSync turns the merge's decisions into a plan on the bytes that
@@ -161,6 +163,9 @@ func PlanSync(in *SyncInput, opts SyncOptions) *Plan {
 	eachFile(len(in.Files), func(i int) {
 		fc := in.Files[i]
 		planFileSync(fc, opts)
+		if opts.KeepDecoded {
+			keepWritten(fc, opts.Decoded)
+		}
 		if !fc.Diags.HasErrors() {
 			fc.Diags = append(fc.Diags, projectSecrets(fc, &clean)...)
 		}
@@ -228,7 +233,7 @@ func planFileSync(fc *FileChange, opts SyncOptions) {
 			fc.Diags = append(fc.Diags, d.At(canonical.Pos{File: loc.Path}))
 			return
 		}
-		tp.After = after
+		tp.After, tp.readBack, tp.readBackDiags = after, out, ads
 		if len(want.Written) > 0 {
 			tp.addedKeys = addedKeys(t, cur, out, after.Len() > 0)
 		}

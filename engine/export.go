@@ -202,6 +202,9 @@ func (e *Engine) planExport(run *ExportRun, o ExportOptions, st *store.Store, ad
 		Planned:   checks.check,
 		DropSets:  true,
 		KeepMask:  !o.WriteOnly,
+		// What a plan to be written reads back is what its files decode
+		// to once written: the next run need not decode them again.
+		KeepDecoded: o.WriteOnly,
 	})
 	run.Plan.Diags = append(run.Plan.Diags, checks.of(run.Plan, lostExtrasCheck)...)
 	run.Plan.Diags = append(run.Plan.Diags, unreadLists...)

@@ -105,6 +105,9 @@ func (e *Engine) PlanSync(o SyncOptions) (*SyncRun, error) {
 		Store: st, Targets: targets, State: run.State, Named: named,
 		Take: o.Take, Servers: o.Servers, Views: o.Views, Decoded: e.decodes(o.Decoded),
 		Encode: formats.EncodeOptions{OS: e.GOOS}, Desired: run.Desired, ParseCache: e.parseCache(),
+		// A sync to be written keeps what its files read back as for the
+		// next run; watch's memo keeps them in memory for its next cycle.
+		KeepDecoded: !o.DryRun && o.Decoded == nil,
 	})
 	// A source never pulled, or a name taken twice: said with the plan's
 	// own warnings (watch says each once).

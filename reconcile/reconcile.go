@@ -59,6 +59,10 @@ type Options struct {
 	// Decoded, when set, keeps what the client files decoded to, so that
 	// watch's next cycle does not decode the files this one wrote again.
 	Decoded *emitters.DecodeMemo
+	// KeepDecoded says the plan is to be written: what the files it
+	// writes read back as is kept in Decoded for the next run
+	// (emitters.SyncOptions.KeepDecoded).
+	KeepDecoded bool
 }
 
 // ViewCache remembers how a client holds a server (its adapter's encode
@@ -649,7 +653,7 @@ func (p *planner) syncOptions() emitters.SyncOptions {
 		}
 	}
 	so := emitters.SyncOptions{Want: want, State: p.st, StorePath: storePath, Bases: p.bases, ForgetBases: p.forgetBases,
-		BaseSources: p.baseSources, Encode: p.opts.Encode, Decoded: p.opts.Decoded}
+		BaseSources: p.baseSources, Encode: p.opts.Encode, Decoded: p.opts.Decoded, KeepDecoded: p.opts.KeepDecoded}
 	if p.storeChanged {
 		after := p.opts.Store.Bytes()
 		if _, ds := store.ParseCached(storePath, after, p.opts.ParseCache); ds.HasErrors() {

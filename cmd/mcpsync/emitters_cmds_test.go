@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/mcpsync/mcpsync/engine"
@@ -123,6 +124,37 @@ func init() {
 		if len(entries) > 0 {
 			ts.Fatalf("%s holds %d entries, want none", args[0], len(entries))
 		}
+	}
+
+	// genstore N FILE: write a store of N stdio servers (srv-0000, ...).
+	scriptCmds["genstore"] = func(ts *testscript.TestScript, neg bool, args []string) {
+		n, err := strconv.Atoi(args[0])
+		if neg || len(args) != 2 || err != nil {
+			ts.Fatalf("usage: genstore N FILE")
+		}
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "server \"srv-%04d\" {\n  command = \"npx\"\n  args    = [\"-y\", \"@scope/server-%04d\"]\n  env     = { API_KEY = env(\"API_KEY\") }\n}\n", i, i)
+		}
+		ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(b.String()), 0o644))
+	}
+
+	// dirfiles OUT DIR: write a line per file in DIR, "NAME SIZE MTIME"
+	// (nanoseconds), to OUT: to count a directory's files, and to prove
+	// later with cmp that none was written again.
+	scriptCmds["dirfiles"] = func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 2 {
+			ts.Fatalf("usage: dirfiles OUT DIR")
+		}
+		entries, err := os.ReadDir(ts.MkAbs(args[1]))
+		ts.Check(err)
+		var b strings.Builder
+		for _, e := range entries {
+			fi, err := e.Info()
+			ts.Check(err)
+			fmt.Fprintf(&b, "%s %d %d\n", e.Name(), fi.Size(), fi.ModTime().UnixNano())
+		}
+		ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(b.String()), 0o644))
 	}
 
 	// filemode FILE MODE: the file's permission bits, in octal.

@@ -1,6 +1,10 @@
 package parsecache
 
 import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -69,5 +73,48 @@ func TestNoCache(t *testing.T) {
 	c.Put("n", nil, []byte("x"))
 	if _, ok := c.Get("n", nil); ok {
 		t.Fatal("an entry came back from a directory that cannot exist")
+	}
+}
+
+// PutWith keeps what its writer writes, in pieces of any size, as Put
+// keeps the same bytes; a writer that fails keeps nothing, and leaves the
+// entry that was there.
+func TestPutWith(t *testing.T) {
+	c := Open(t.TempDir())
+	src := []byte("file bytes")
+	var want []byte
+	for i := range 30000 {
+		want = fmt.Appendf(want, `{"name":"s%d"},`, i)
+	}
+	c.PutWith("n", src, func(w io.Writer) error {
+		for rest := want; len(rest) > 0; {
+			n := min(len(rest), 1+len(rest)%70001)
+			if _, err := w.Write(rest[:n]); err != nil {
+				return err
+			}
+			rest = rest[n:]
+		}
+		return nil
+	})
+	got, ok := c.Get("n", src)
+	if !ok || !bytes.Equal(got, want) {
+		t.Fatalf("PutWith kept %d bytes (%v), want %d", len(got), ok, len(want))
+	}
+	put := Open(t.TempDir())
+	put.Put("n", src, want)
+	a, _ := os.ReadFile(c.path("n"))
+	b, _ := os.ReadFile(put.path("n"))
+	if !bytes.Equal(a, b) {
+		t.Fatal("PutWith and Put keep the same bytes differently")
+	}
+	c.PutWith("n", src, func(w io.Writer) error {
+		w.Write([]byte("half"))
+		return errors.New("cannot")
+	})
+	if got, ok := c.Get("n", src); !ok || !bytes.Equal(got, want) {
+		t.Fatal("a failed PutWith replaced the entry")
+	}
+	if entries, _ := os.ReadDir(c.dir); len(entries) != 1 {
+		t.Fatalf("%d files in the cache after a failed PutWith, want 1", len(entries))
 	}
 }

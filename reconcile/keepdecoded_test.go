@@ -1,0 +1,95 @@
+package reconcile
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpsync/mcpsync/emitters"
+	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/ledger"
+	"github.com/mcpsync/mcpsync/store"
+)
+
+// countingCache is a DecodeCache in memory, one entry per name as
+// internal/parsecache keeps them, that counts what it is asked and told.
+type countingCache struct {
+	src, data  map[string][]byte
+	hits, puts int
+}
+
+func (c *countingCache) Get(name string, src []byte) ([]byte, bool) {
+	if s, ok := c.src[name]; ok && bytes.Equal(s, src) {
+		c.hits++
+		return c.data[name], true
+	}
+	return nil, false
+}
+
+func (c *countingCache) Put(name string, src, data []byte) {
+	c.src[name], c.data[name] = bytes.Clone(src), bytes.Clone(data)
+	c.puts++
+}
+
+// TestWrittenSyncKeepsItsReadBack: a sync to be written (KeepDecoded)
+// leaves what each file it writes reads back as in the decode cache, so
+// that the next run reads every such file from it and decodes none; a sync
+// planned without it (a dry run, watch) leaves the next run to decode them.
+func TestWrittenSyncKeepsItsReadBack(t *testing.T) {
+	var src strings.Builder
+	for i := range 800 { // files above the cache's 64 KiB floor
+		fmt.Fprintf(&src, "server \"srv-%03d\" {\n  command = \"npx\"\n  args = [\"-y\", \"@scope/package-%03d\"]\n  env = { API_KEY = env(\"API_KEY\") }\n}\n", i, i)
+	}
+	clients := []string{"cursor", "claude-code", "codex"}
+	for _, keep := range []bool{true, false} {
+		sb := newSandbox(t, src.String(), clients...)
+		cache := &countingCache{src: map[string][]byte{}, data: map[string][]byte{}}
+		builtin := func(string) bool { return true }
+		plan := func(keep bool, named ...string) (*Result, *ledger.State) {
+			st, ds := store.Load(sb.store)
+			if ds.HasErrors() {
+				t.Fatal(ds)
+			}
+			db, err := ledger.Load(sb.stateDir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			nm := map[string]bool{}
+			for _, n := range named {
+				nm[n] = true
+			}
+			r := Plan(Options{Store: st, Targets: sb.targets(), State: db, Named: nm, Encode: formats.EncodeOptions{OS: "linux"},
+				Decoded: (*emitters.DecodeMemo)(nil).Persist(cache, builtin), KeepDecoded: keep})
+			if err := r.Plan.Err(); err != nil {
+				t.Fatal(err)
+			}
+			return r, db
+		}
+		r, db := plan(keep, clients...)
+		if len(r.Plan.Changes()) != len(clients) {
+			t.Fatalf("keep %v: the first sync writes %d files, want %d", keep, len(r.Plan.Changes()), len(clients))
+		}
+		for _, fc := range r.Plan.Changes() {
+			if len(fc.After) < 64<<10 {
+				t.Fatalf("%s: %d bytes, below the cache's floor", fc.Path, len(fc.After))
+			}
+		}
+		if _, err := emitters.Apply(r.Plan, emitters.ApplyOptions{StateDir: sb.stateDir, State: db}); err != nil {
+			t.Fatal(err)
+		}
+		r.Record(db, time.Now().UTC())
+		if err := db.Save(); err != nil {
+			t.Fatal(err)
+		}
+		hits, puts := cache.hits, cache.puts
+		if r, _ := plan(false); r.Changed() {
+			t.Fatalf("keep %v: the second sync is not a no-op", keep)
+		}
+		want := map[bool][2]int{true: {len(clients), 0}, false: {0, len(clients)}}[keep]
+		if got := [2]int{cache.hits - hits, cache.puts - puts}; got != want {
+			t.Errorf("keep %v: the next sync read %d files from the cache and decoded %d; want %d and %d", keep, got[0], got[1], want[0], want[1])
+		}
+	}
+}
