@@ -385,7 +385,9 @@ func backup(changes []*FileChange, stateDir string, at time.Time, command string
 		}
 		dir = filepath.Join(base, fmt.Sprintf("%s-%d", stamp, n))
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	// Made durable as it is made (atomicfile.MkdirAll): the backup is the
+	// one copy of what the write replaces.
+	if err := atomicfile.MkdirAll(dir, 0o700); err != nil {
 		return m, "", fmt.Errorf("%s: cannot create the backup directory: %w; nothing was written", dir, err)
 	}
 	for _, fc := range changes {

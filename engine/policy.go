@@ -176,7 +176,7 @@ func (e *Engine) WritePolicy(files []PolicyFile, out string) error {
 			continue
 		}
 		p := filepath.Join(out, filepath.FromSlash(f.Layout))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		if err := atomicfile.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
 		}
 		if err := atomicfile.WriteFile(p, f.Data, 0o644); err != nil {

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/mcpsync/mcpsync/internal/atomicfile"
 )
 
 // LockFileName is the advisory lock file inside the state directory.
@@ -84,7 +86,8 @@ func Acquire(dir string, wait time.Duration) (*Lock, error) {
 // AcquireWith takes the lock on dir as Acquire does, records this process
 // as the holder, and on a timeout returns a *LockedError naming the holder.
 func AcquireWith(dir string, o LockOptions) (*Lock, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	// Made durable as it is made: the state file is written in it.
+	if err := atomicfile.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("%s: cannot create mcpsync's state directory: %w", dir, err)
 	}
 	path := filepath.Join(dir, LockFileName)

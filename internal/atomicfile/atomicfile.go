@@ -92,7 +92,7 @@ func Write(path string, newPerm fs.FileMode, write func(io.Writer) error) error 
 		perm = fi.Mode().Perm()
 	}
 	dir := filepath.Dir(real)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
 	// A temporary file left by a writer that was killed is removed here,
@@ -131,8 +131,9 @@ func Write(path string, newPerm fs.FileMode, write func(io.Writer) error) error 
 }
 
 // syncDir makes the rename durable. Errors are ignored: some filesystems
-// cannot fsync a directory, and the rename itself already happened.
-func syncDir(dir string) {
+// cannot fsync a directory, and the rename itself already happened. A
+// variable, for the tests to see which directories are synced.
+var syncDir = func(dir string) {
 	if runtime.GOOS == "windows" {
 		return
 	}
@@ -140,6 +141,29 @@ func syncDir(dir string) {
 		d.Sync()
 		d.Close()
 	}
+}
+
+// MkdirAll is os.MkdirAll, and makes each directory it creates durable:
+// the directory that holds it is synced once it is made. A file written
+// and synced in a new directory is lost in a crash with the directory
+// when the directory's own entry was not (on ext4 without a journal, on
+// many others), and so is a new backup folder, the one copy of what a
+// write replaced.
+func MkdirAll(dir string, perm fs.FileMode) error {
+	var missing []string // innermost first
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) || filepath.Dir(d) == d {
+			break
+		}
+		missing = append(missing, d)
+	}
+	if err := os.MkdirAll(dir, perm); err != nil {
+		return err
+	}
+	for i := len(missing) - 1; i >= 0; i-- {
+		syncDir(filepath.Dir(missing[i]))
+	}
+	return nil
 }
 
 // tempPrefix is the start of the name of every temporary file WriteFile

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"testing"
 )
@@ -87,5 +88,39 @@ func TestStaleTempsOfDeadWritersAreCleaned(t *testing.T) {
 		if _, err := os.Stat(f); (err == nil) != want {
 			t.Errorf("%s exists = %v, want %v", filepath.Base(f), err == nil, want)
 		}
+	}
+}
+
+// A file written into directories that do not exist yet is there after a
+// crash only if each new directory's entry is too: the directory holding
+// each one it creates is synced, and the file's own directory after the
+// rename, each once.
+func TestNewDirectoriesAreSynced(t *testing.T) {
+	base := t.TempDir()
+	var synced []string
+	old := syncDir
+	syncDir = func(dir string) { synced = append(synced, dir) }
+	defer func() { syncDir = old }()
+	path := filepath.Join(base, "a", "b", "c", "mcp.json")
+	if err := WriteFile(path, []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{base, filepath.Join(base, "a"), filepath.Join(base, "a", "b"), filepath.Join(base, "a", "b", "c")}
+	if !slices.Equal(synced, want) {
+		t.Errorf("synced %q, want %q", synced, want)
+	}
+	synced = nil
+	if err := WriteFile(path, []byte("[]"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{filepath.Join(base, "a", "b", "c")}; !slices.Equal(synced, want) {
+		t.Errorf("a file in a directory that exists: synced %q, want %q", synced, want)
+	}
+	synced = nil
+	if err := MkdirAll(filepath.Join(base, "a", "x", "y"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{filepath.Join(base, "a"), filepath.Join(base, "a", "x")}; !slices.Equal(synced, want) {
+		t.Errorf("MkdirAll: synced %q, want %q", synced, want)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -102,5 +103,33 @@ func TestNonRegularAndHugeFilesAreRefused(t *testing.T) {
 	}
 	if _, _, err := ReadFile(filepath.Join(root, "absent"), root); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("absent: %v", err)
+	}
+}
+
+// A file written into directories of the project that do not exist yet
+// (.cursor, .codex) is there after a crash only if each new directory's
+// entry is too: the directory holding each one created is synced, then
+// the file's own.
+func TestNewDirectoriesAreSynced(t *testing.T) {
+	root, _ := tree(t)
+	var synced []string
+	old := syncDir
+	syncDir = func(r *os.Root, dir string) {
+		synced = append(synced, dir)
+		old(r, dir)
+	}
+	defer func() { syncDir = old }()
+	if err := WriteFile(filepath.Join(root, ".cursor", "rules", "mcp.json"), root, []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{".", ".cursor", filepath.Join(".cursor", "rules")}; !slices.Equal(synced, want) {
+		t.Errorf("synced %q, want %q", synced, want)
+	}
+	synced = nil
+	if err := WriteFile(filepath.Join(root, "sub", "x.json"), root, []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"sub"}; !slices.Equal(synced, want) {
+		t.Errorf("a file in a directory that exists: synced %q, want %q", synced, want)
 	}
 }
