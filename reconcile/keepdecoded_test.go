@@ -5,12 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcpsync/mcpsync/emitters"
-	"github.com/mcpsync/mcpsync/formats"
-	"github.com/mcpsync/mcpsync/ledger"
-	"github.com/mcpsync/mcpsync/store"
 )
 
 // countingCache is a DecodeCache in memory, one entry per name as
@@ -46,28 +42,9 @@ func TestWrittenSyncKeepsItsReadBack(t *testing.T) {
 	for _, keep := range []bool{true, false} {
 		sb := newSandbox(t, src.String(), clients...)
 		cache := &countingCache{src: map[string][]byte{}, data: map[string][]byte{}}
-		builtin := func(string) bool { return true }
-		plan := func(keep bool, named ...string) (*Result, *ledger.State) {
-			st, ds := store.Load(sb.store)
-			if ds.HasErrors() {
-				t.Fatal(ds)
-			}
-			db, err := ledger.Load(sb.stateDir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			nm := map[string]bool{}
-			for _, n := range named {
-				nm[n] = true
-			}
-			r := Plan(Options{Store: st, Targets: sb.targets(), State: db, Named: nm, Encode: formats.EncodeOptions{OS: "linux"},
-				Decoded: (*emitters.DecodeMemo)(nil).Persist(cache, builtin), KeepDecoded: keep})
-			if err := r.Plan.Err(); err != nil {
-				t.Fatal(err)
-			}
-			return r, db
-		}
-		r, db := plan(keep, clients...)
+		sb.decoded = (*emitters.DecodeMemo)(nil).Persist(cache, func(string) bool { return true })
+		sb.keepDecoded = keep
+		r, _ := sb.plan(nil, clients...)
 		if len(r.Plan.Changes()) != len(clients) {
 			t.Fatalf("keep %v: the first sync writes %d files, want %d", keep, len(r.Plan.Changes()), len(clients))
 		}
@@ -76,15 +53,10 @@ func TestWrittenSyncKeepsItsReadBack(t *testing.T) {
 				t.Fatalf("%s: %d bytes, below the cache's floor", fc.Path, len(fc.After))
 			}
 		}
-		if _, err := emitters.Apply(r.Plan, emitters.ApplyOptions{StateDir: sb.stateDir, State: db}); err != nil {
-			t.Fatal(err)
-		}
-		r.Record(db, time.Now().UTC())
-		if err := db.Save(); err != nil {
-			t.Fatal(err)
-		}
+		sb.sync(nil, clients...)
+		sb.keepDecoded = false
 		hits, puts := cache.hits, cache.puts
-		if r, _ := plan(false); r.Changed() {
+		if r, _ := sb.plan(nil); r.Changed() {
 			t.Fatalf("keep %v: the second sync is not a no-op", keep)
 		}
 		want := map[bool][2]int{true: {len(clients), 0}, false: {0, len(clients)}}[keep]

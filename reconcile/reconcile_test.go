@@ -29,6 +29,10 @@ type sandbox struct {
 	reg      *formats.Registry
 	clients  []string
 	views    *ViewCache // nil: a new one each sync; set, as watch keeps one
+	// decoded and keepDecoded are the plan's Options.Decoded and
+	// KeepDecoded (a decode cache shared by the syncs).
+	decoded     *emitters.DecodeMemo
+	keepDecoded bool
 	// recs, when set, are the team sources' records: the sync gets the
 	// desired state (store plus approved source servers).
 	recs *sources.Records
@@ -116,7 +120,8 @@ func (sb *sandbox) plan(take map[string]string, named ...string) (*Result, *ledg
 	if sb.recs != nil {
 		d = desired.FromRecords(st, sb.recs)
 	}
-	r := Plan(Options{Store: st, Targets: sb.targets(), State: db, Named: nm, Take: take, Encode: formats.EncodeOptions{OS: "linux"}, Views: sb.views, Desired: d})
+	r := Plan(Options{Store: st, Targets: sb.targets(), State: db, Named: nm, Take: take, Encode: formats.EncodeOptions{OS: "linux"}, Views: sb.views, Desired: d,
+		Decoded: sb.decoded, KeepDecoded: sb.keepDecoded})
 	if err := r.Plan.Err(); err != nil {
 		sb.t.Fatalf("plan: %v", err)
 	}
