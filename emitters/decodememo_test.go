@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -102,8 +103,10 @@ func cursorAdapter(t *testing.T) formats.Adapter {
 }
 
 // mapCache is a DecodeCache in memory that keeps one entry per name, as
-// internal/parsecache does, and counts its writes.
+// internal/parsecache does, and counts its writes. Safe for concurrent
+// use, as a plan's files are planned side by side.
 type mapCache struct {
+	mu        sync.Mutex
 	src, data map[string][]byte
 	puts      int
 }
@@ -111,6 +114,8 @@ type mapCache struct {
 func newMapCache() *mapCache { return &mapCache{src: map[string][]byte{}, data: map[string][]byte{}} }
 
 func (c *mapCache) Get(name string, src []byte) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if s, ok := c.src[name]; ok && bytes.Equal(s, src) {
 		return c.data[name], true
 	}
@@ -118,6 +123,8 @@ func (c *mapCache) Get(name string, src []byte) ([]byte, bool) {
 }
 
 func (c *mapCache) Put(name string, src, data []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.src[name], c.data[name] = bytes.Clone(src), bytes.Clone(data)
 	c.puts++
 }

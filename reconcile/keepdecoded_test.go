@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mcpsync/mcpsync/emitters"
@@ -11,12 +12,16 @@ import (
 
 // countingCache is a DecodeCache in memory, one entry per name as
 // internal/parsecache keeps them, that counts what it is asked and told.
+// Safe for concurrent use, as a plan's files are planned side by side.
 type countingCache struct {
+	mu         sync.Mutex
 	src, data  map[string][]byte
 	hits, puts int
 }
 
 func (c *countingCache) Get(name string, src []byte) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if s, ok := c.src[name]; ok && bytes.Equal(s, src) {
 		c.hits++
 		return c.data[name], true
@@ -25,6 +30,8 @@ func (c *countingCache) Get(name string, src []byte) ([]byte, bool) {
 }
 
 func (c *countingCache) Put(name string, src, data []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.src[name], c.data[name] = bytes.Clone(src), bytes.Clone(data)
 	c.puts++
 }
