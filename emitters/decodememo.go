@@ -133,9 +133,15 @@ func (m *DecodeMemo) Written(a formats.Adapter, loc formats.Location, data []byt
 		k.sum = sha256.Sum256(data)
 		m.remember(k, set, diags, len(data))
 	}
-	if m.disk != nil && len(data) >= m.diskMin && m.builtin != nil && m.builtin(k.client) {
+	if m.keepsOnDisk(k.client, data) {
 		m.keep(diskName(k.client, loc), data, set, diags)
 	}
+}
+
+// keepsOnDisk says whether what client's file decodes to is kept on disk
+// (Persist): a built-in client's file of diskMin bytes or more.
+func (m *DecodeMemo) keepsOnDisk(client string, data []byte) bool {
+	return m.disk != nil && len(data) >= m.diskMin && m.builtin != nil && m.builtin(client)
 }
 
 func (m *DecodeMemo) decode(a formats.Adapter, loc formats.Location, data []byte, fromFile bool) (canonical.Set, canonical.Diagnostics) {
@@ -152,7 +158,7 @@ func (m *DecodeMemo) decode(a formats.Adapter, loc formats.Location, data []byte
 			return d.set.Clone(), cloneDiags(d.diags)
 		}
 	}
-	onDisk := fromFile && m.disk != nil && len(data) >= m.diskMin && m.builtin != nil && m.builtin(k.client)
+	onDisk := fromFile && m.keepsOnDisk(k.client, data)
 	if onDisk {
 		if entry, ok := m.disk.Get(diskName(k.client, loc), data); ok {
 			if f, ok := readDecoded(entry); ok {
@@ -181,15 +187,15 @@ type streamingCache interface {
 // keep writes the entry for data, which decodes to set and diags, unless
 // it would not read back as exactly that (see writeDecoded).
 func (m *DecodeMemo) keep(name string, data []byte, set canonical.Set, diags canonical.Diagnostics) {
-	d, ok := entryDiags(set, diags)
-	if !ok {
-		return
-	}
 	if s, ok := m.disk.(streamingCache); ok {
-		s.PutWith(name, data, func(w io.Writer) error { return writeDecodedTo(w, set.Servers, d) })
+		if d, ok := entryDiags(set, diags); ok {
+			s.PutWith(name, data, func(w io.Writer) error { return writeDecodedTo(w, set.Servers, d) })
+		}
 		return
 	}
-	m.disk.Put(name, data, appendDecoded(set.Servers, d))
+	if entry := writeDecoded(set, diags); entry != nil {
+		m.disk.Put(name, data, entry)
+	}
 }
 
 func (m *DecodeMemo) remember(k decodeKey, set canonical.Set, diags canonical.Diagnostics, size int) {

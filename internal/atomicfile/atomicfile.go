@@ -150,18 +150,35 @@ var syncDir = func(dir string) {
 // many others), and so is a new backup folder, the one copy of what a
 // write replaced.
 func MkdirAll(dir string, perm fs.FileMode) error {
+	return MkdirAllIn(osDirs{}, dir, perm, func(d string) { syncDir(d) })
+}
+
+// Dirs is where MkdirAllIn makes directories: the machine's file system,
+// or an *os.Root (safefile, beneath a project).
+type Dirs interface {
+	Lstat(name string) (fs.FileInfo, error)
+	MkdirAll(name string, perm fs.FileMode) error
+}
+
+type osDirs struct{}
+
+func (osDirs) Lstat(name string) (fs.FileInfo, error)       { return os.Lstat(name) }
+func (osDirs) MkdirAll(name string, perm fs.FileMode) error { return os.MkdirAll(name, perm) }
+
+// MkdirAllIn is MkdirAll in dirs, syncing a directory by sync.
+func MkdirAllIn(dirs Dirs, dir string, perm fs.FileMode, sync func(dir string)) error {
 	var missing []string // innermost first
-	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) || filepath.Dir(d) == d {
+	for d := filepath.Clean(dir); filepath.Dir(d) != d; d = filepath.Dir(d) {
+		if _, err := dirs.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
 			break
 		}
 		missing = append(missing, d)
 	}
-	if err := os.MkdirAll(dir, perm); err != nil {
+	if err := dirs.MkdirAll(dir, perm); err != nil {
 		return err
 	}
 	for i := len(missing) - 1; i >= 0; i-- {
-		syncDir(filepath.Dir(missing[i]))
+		sync(filepath.Dir(missing[i]))
 	}
 	return nil
 }

@@ -198,7 +198,7 @@ func WriteFile(path, root string, data []byte, newPerm fs.FileMode) error {
 		return explain(root, path, err)
 	}
 	dir := filepath.Dir(rel)
-	if err := mkdirAll(r, dir); err != nil {
+	if err := atomicfile.MkdirAllIn(r, dir, 0o700, func(d string) { syncDir(r, d) }); err != nil {
 		return explain(root, path, err)
 	}
 	atomicfile.CleanStale(filepath.Join(root, rel))
@@ -230,26 +230,6 @@ func WriteFile(path, root string, data []byte, newPerm fs.FileMode) error {
 	}
 	ok = true
 	syncDir(r, dir)
-	return nil
-}
-
-// mkdirAll is r.MkdirAll(dir), and syncs the directory that holds each
-// directory it creates, as atomicfile.MkdirAll does: a file in a new
-// directory whose entry was not synced is lost in a crash with it.
-func mkdirAll(r *os.Root, dir string) error {
-	var missing []string // innermost first
-	for d := filepath.Clean(dir); d != "." && d != string(filepath.Separator); d = filepath.Dir(d) {
-		if _, err := r.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
-			break
-		}
-		missing = append(missing, d)
-	}
-	if err := r.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	for i := len(missing) - 1; i >= 0; i-- {
-		syncDir(r, filepath.Dir(missing[i]))
-	}
 	return nil
 }
 
