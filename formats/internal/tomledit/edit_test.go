@@ -263,3 +263,29 @@ func TestEditSeveralNewTablesInAnEmptyFile(t *testing.T) {
 		}, "[mcp_servers.a]\ncommand = \"x\"\n\n[mcp_servers.a.env]\nK = \"v\"\n\n[mcp_servers.b]\ncommand = \"y\"\n"},
 	})
 }
+
+// A key a dotted key of the same table already made a table (a.b = 1, then
+// a = 2) is refused where it is set, as TOML and Codex refuse it:
+// BurntSushi/toml lets it through and drops the value, and an edit of the
+// section then rewrote bytes outside the entry it edited (FuzzConformance
+// in formats/codex found it). The same key in another element of an array
+// of tables is another key.
+func TestValueOverDottedTableRefused(t *testing.T) {
+	for src, at := range map[string][2]int{
+		"[mcp_servers]      #c\n0.command=\"0\"\n0=\"\"": {3, 1},
+		"a.b = 1\na = 2\n":                 {2, 1},
+		"[t]\nx = 1\na.b.c = 1\na.b = 2\n": {4, 1},
+		"x = {a.b = 1, a = 2}\n":           {1, 15},
+	} {
+		_, err := Parse([]byte(src))
+		var se *SyntaxError
+		if !errors.As(err, &se) || se.Line != at[0] || se.Column != at[1] || !strings.Contains(se.Msg, "already made it a table") {
+			t.Errorf("%q: want a SyntaxError at %d:%d, got %v", src, at[0], at[1], err)
+		}
+	}
+	for _, src := range []string{"[[x]]\nb.c = 1\n[[x]]\nb = 2\n", "[a]\nb.c = 1\n[d]\nb = 2\n", "a.b = 1\na.c = 2\n"} {
+		if _, err := Parse([]byte(src)); err != nil {
+			t.Errorf("%q: %v", src, err)
+		}
+	}
+}

@@ -82,6 +82,10 @@ func scan(src []byte, base int) (lay *layout, err error) {
 	// TOML closes them, but BurntSushi/toml lets a later dotted key or
 	// header add to one, which Codex (and TOML) refuse.
 	inline := map[string]int{}
+	// dotted holds, for the table being read, the key paths a dotted key
+	// made tables (a.b = 1 makes a one), by offset: BurntSushi/toml lets a
+	// later a = 2 through, and drops it, which Codex (and TOML) refuse.
+	dotted := map[string]int{}
 	var p unstable.Parser
 	p.Reset(src[base:])
 	table, tableIdx := []string(nil), -1
@@ -101,6 +105,7 @@ func scan(src []byte, base int) (lay *layout, err error) {
 			h.lineEnd = lineEnd(src, last)
 			lay.headers = append(lay.headers, h)
 			table, tableIdx = parts, len(lay.headers)-1
+			clear(dotted)
 			lay.define(parts, skipSpace(src, h.start))
 		case unstable.KeyValue:
 			kv, err := newKeyval(src, base, e, table, false)
@@ -111,6 +116,9 @@ func scan(src []byte, base int) (lay *layout, err error) {
 			kv.start = max(lineStart(src, kv.pos), base)
 			kv.end = lineEnd(src, kv.vend)
 			if err := extendsInline(src, base, inline, kv.path, len(kv.path)-1, kv.pos); err != nil {
+				return nil, err
+			}
+			if err := redefinesDotted(src, base, dotted, kv); err != nil {
 				return nil, err
 			}
 			if kv.open > 0 { // its value is an inline table
@@ -143,6 +151,34 @@ func extendsInline(src []byte, base int, inline map[string]int, path []string, n
 			return &SyntaxError{offset: off - base, Msg: fmt.Sprintf(
 				"%s adds to the inline table %s of line %d, which TOML does not allow (Codex refuses the file); put the key inside its braces",
 				strings.Join(path, "."), strings.Join(path[:i], "."), line)}
+		}
+	}
+	return nil
+}
+
+// redefinesDotted returns a *SyntaxError when kv sets a key that an earlier
+// dotted key of the same table (or inline table) made a table: a.b = 1,
+// then a = 2. Else it notes the tables kv's own dotted key makes, and
+// checks the members of an inline-table value among themselves.
+func redefinesDotted(src []byte, base int, dotted map[string]int, kv *keyval) error {
+	if at, ok := dotted[joinPath(kv.key)]; ok {
+		line := 1 + strings.Count(string(src[base:at]), "\n")
+		return &SyntaxError{offset: kv.pos - base, Msg: fmt.Sprintf(
+			"%s is set here, but the dotted key on line %d already made it a table, which TOML does not allow (Codex refuses the file); keep one of the two",
+			strings.Join(kv.key, "."), line)}
+	}
+	for i := 1; i < len(kv.key); i++ {
+		if _, ok := dotted[joinPath(kv.key[:i])]; !ok {
+			dotted[joinPath(kv.key[:i])] = kv.pos
+		}
+	}
+	if len(kv.members) == 0 {
+		return nil
+	}
+	inner := map[string]int{}
+	for _, m := range kv.members {
+		if err := redefinesDotted(src, base, inner, m); err != nil {
+			return err
 		}
 	}
 	return nil
