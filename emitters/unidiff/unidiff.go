@@ -314,11 +314,17 @@ func writeHunks(b *strings.Builder, ops []lineOp, opts Options) {
 		fmt.Fprintf(b, "@@ -%s +%s @@\n", rangeOf(oldNo[s.start], oldCount), rangeOf(newNo[s.start], newCount))
 		for _, op := range ops[s.start:s.end] {
 			text := op.text
-			if opts.Mask != nil {
-				text = maskKeepingEnding(text, opts.Mask)
-			}
 			b.WriteByte(byte(op.kind))
-			b.WriteString(text)
+			if opts.Mask != nil {
+				// The masked body, then the line's own ending: the two
+				// joined into one string first were a tenth of a masked
+				// diff (BenchmarkDiffMaskedX200).
+				body := strings.TrimRight(text, "\r\n")
+				b.WriteString(opts.Mask(body))
+				b.WriteString(text[len(body):])
+			} else {
+				b.WriteString(text)
+			}
 			if !strings.HasSuffix(text, "\n") {
 				b.WriteString("\n\\ No newline at end of file\n")
 			}
@@ -336,9 +342,4 @@ func rangeOf(start, count int) string {
 		return fmt.Sprintf("%d", start)
 	}
 	return fmt.Sprintf("%d,%d", start, count)
-}
-
-func maskKeepingEnding(line string, mask func(string) string) string {
-	body := strings.TrimRight(line, "\r\n")
-	return mask(body) + line[len(body):]
 }
