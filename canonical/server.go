@@ -423,8 +423,13 @@ type Indexed struct {
 }
 
 // Indexed returns an index of s by name (built once, in one pass).
-func (s *Set) Indexed() *Indexed {
-	pos := make(map[string]int, len(s.Servers))
+func (s *Set) Indexed() *Indexed { return s.IndexedRoom(len(s.Servers)) }
+
+// IndexedRoom is Indexed with room for n servers: a set about to be filled
+// by Put (an export's desired set starts as a new file's no server and
+// takes 10,000) grew its index a dozen times, rehashing each time.
+func (s *Set) IndexedRoom(n int) *Indexed {
+	pos := make(map[string]int, max(n, len(s.Servers)))
 	for i := range s.Servers {
 		if _, dup := pos[s.Servers[i].Name]; !dup { // the first wins, as in Set.Index
 			pos[s.Servers[i].Name] = i

@@ -711,7 +711,7 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 	// 10,000 copied the growing list over and over.
 	desiredSet := canonical.Set{Servers: make([]canonical.Server, len(current.Servers), len(current.Servers)+len(opts.Servers.Servers))}
 	copy(desiredSet.Servers, current.Servers)
-	currentIdx, desired, storeIdx := current.Indexed(), desiredSet.Indexed(), opts.stored.servers
+	currentIdx, desired, storeIdx := current.Indexed(), desiredSet.IndexedRoom(cap(desiredSet.Servers)), opts.stored.servers
 	section := SectionKey(loc)
 	managed := opts.State.Managed(fc.Path, section)
 	var adds, updates []string

@@ -30,7 +30,11 @@ func (e *Engine) otherReadersOf(fc *emitters.FileChange, env formats.Env) canoni
 	if !fc.Changed() || fc.After == nil {
 		return nil
 	}
-	written := map[string]bool{}
+	n := 0
+	for _, tp := range fc.Targets {
+		n += len(tp.Entries)
+	}
+	written := make(map[string]bool, n) // room for all: grown one by one, it rehashed a dozen times at 10,000
 	writers := map[string]bool{}
 	for _, tp := range fc.Targets {
 		writers[tp.Client] = true

@@ -32,7 +32,12 @@ import (
 //     and OpenCode's project files: x-12MiB, its peak resident memory
 //     over 12 MiB, at most 1. MiB-peak-start-only is the peak of the
 //     start-only build on the same command line: what the binary holds
-//     before the export does anything.
+//     before the export does anything. x-naive, its time over the naive
+//     program's (naiveExportSource: the same five files from the same
+//     servers, nothing checked or kept, run in turn with it), at most 3,
+//     the goal as it was measured: a process each.
+//     x-naive-durable is over the same program writing as safely
+//     (synced and renamed into place), for comparison.
 //
 //   - servers=10000: a fresh export to every client's project file (not
 //     with -short): x-3s and x-300MB, its time and peak resident memory
@@ -91,16 +96,35 @@ func BenchmarkProcess(b *testing.B) {
 				return measuredRun(b, runner, env, proj, bin, "export", "--scope", "project", "--to", clients)
 			}
 			fresh() // the store's first read, cached for the runs timed
-			var took time.Duration
+			// At 50 servers the naive program runs too, plain and
+			// durable, alternating with mcpsync, into a folder of its own.
+			var naive, input, naiveDir string
+			if job.servers == 50 {
+				naive, input, naiveDir = buildGoProgram(b, "naive", naiveExportSource), naiveInput(b, job.servers), b.TempDir()
+			}
+			var took, naiveTook, durableTook time.Duration
 			var peak int64
 			for range b.N {
 				r := fresh()
 				took, peak = took+r.took, max(peak, r.maxRSS)
+				if naive != "" {
+					os.RemoveAll(naiveDir)
+					os.MkdirAll(naiveDir, 0o755)
+					naiveTook += measuredRun(b, runner, env, naiveDir, naive, input).took
+					os.RemoveAll(naiveDir)
+					os.MkdirAll(naiveDir, 0o755)
+					durableTook += measuredRun(b, runner, env, naiveDir, naive, input, "-durable").took
+				}
 			}
 			took /= time.Duration(b.N)
 			b.ReportMetric(float64(took.Microseconds())/1000, "ms")
 			b.ReportMetric(float64(peak)/(1<<20), "MiB-peak")
 			if job.servers == 50 {
+				naiveTook, durableTook = naiveTook/time.Duration(b.N), durableTook/time.Duration(b.N)
+				b.ReportMetric(float64(naiveTook.Microseconds())/1000, "ms-naive")
+				b.ReportMetric(float64(durableTook.Microseconds())/1000, "ms-naive-durable")
+				benchgoal.Ratio(b, "x-naive", float64(took)/float64(naiveTook), 3)
+				b.ReportMetric(float64(took)/float64(durableTook), "x-naive-durable")
 				start := measuredRun(b, runner, env, proj, startOnly, "export", "--scope", "project", "--to", clients)
 				b.ReportMetric(float64(start.maxRSS)/(1<<20), "MiB-peak-start-only")
 				benchgoal.Ratio(b, "x-12MiB", float64(peak)/(12<<20), 1)
