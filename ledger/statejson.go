@@ -28,6 +28,9 @@ func appendState(b []byte, st *State) ([]byte, error) { return stateJSON{}.state
 type stateJSON struct {
 	bySnapshot bool
 	snaps      map[string]*canonical.Server
+	// snapsAfter leaves the snapshots out, and the state's closing brace:
+	// Save writes them after, as another goroutine makes them.
+	snapsAfter bool
 	times      *timeMemo
 	// out, when not nil, takes what is written so far whenever it reaches
 	// saveChunk bytes, between entries and between snapshots: the caller
@@ -69,7 +72,7 @@ func (w stateJSON) state(b []byte, st *State) ([]byte, error) {
 		{len(st.Files) > 0, "files", func(b []byte) ([]byte, error) { return appendMap(b, st.Files, w.file) }},
 		{len(st.Bases) > 0, "bases", func(b []byte) ([]byte, error) { return appendMap(b, st.Bases, w.entries) }},
 		{len(st.Sync) > 0, "sync", func(b []byte) ([]byte, error) { return appendMap(b, st.Sync, w.sync) }},
-		{len(st.Snapshots) > 0 && w.snaps == nil, "snapshots", func(b []byte) ([]byte, error) {
+		{len(st.Snapshots) > 0 && w.snaps == nil && !w.snapsAfter, "snapshots", func(b []byte) ([]byte, error) {
 			return appendMap(b, st.Snapshots, func(b []byte, srv canonical.Server) ([]byte, error) { return jsonwrite.AppendServer(b, &srv), nil })
 		}},
 		{len(w.snaps) > 0, "snapshots", func(b []byte) ([]byte, error) {
@@ -84,6 +87,9 @@ func (w stateJSON) state(b []byte, st *State) ([]byte, error) {
 		if b, err = f.append(b); err != nil {
 			return nil, err
 		}
+	}
+	if w.snapsAfter {
+		return b, nil
 	}
 	return append(b, '}'), nil
 }

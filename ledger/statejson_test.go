@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -279,5 +282,34 @@ func TestSaveWritesInChunks(t *testing.T) {
 		if !bytes.Equal(got, append(whole, '\n')) {
 			t.Fatalf("chunks of %d: saved %d bytes, want the %d of one encoding", chunk, len(got), len(whole)+1)
 		}
+	}
+}
+
+// A save that cannot write fails, and leaves no goroutine behind: the one
+// that encodes the snapshots stops when the write does.
+func TestSaveThatFailsStopsItsEncoder(t *testing.T) {
+	dir := t.TempDir()
+	blocker := filepath.Join(dir, "file")
+	if err := os.WriteFile(blocker, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	st := New(filepath.Join(blocker, "state")) // a folder inside a file: no write can succeed
+	at := time.Unix(1700000000, 0).UTC()
+	for i := range 3000 {
+		srv := canonical.Server{Name: fmt.Sprintf("s%04d", i), Command: "npx", Args: []string{strings.Repeat("x", 3000)}} // more chunks than Save lets its encoder make ahead
+		st.SetManaged("/p/f.json", "", srv.Name, st.NewEntry("cursor", srv, at))
+	}
+	before := runtime.NumGoroutine()
+	for range 20 {
+		if err := st.Save(); err == nil {
+			t.Fatal("Save into a folder inside a file succeeded")
+		}
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Fatalf("%d goroutines after 20 failed saves, %d before", n, before)
 	}
 }
