@@ -392,3 +392,34 @@ func TestEntriesShareSnapshots(t *testing.T) {
 		}
 	}
 }
+
+// AdoptManaged takes a map as a section's entries only where the section
+// has none, and counts each entry as a change, as SetManaged would.
+func TestAdoptManaged(t *testing.T) {
+	st := New(t.TempDir())
+	at := time.Unix(1700000000, 0).UTC()
+	m := map[string]*Entry{}
+	for _, name := range []string{"a", "b", "c"} {
+		m[name] = st.NewEntry("cursor", canonical.Server{Name: name, Command: "npx"}, at)
+	}
+	one := New(t.TempDir()) // the same entries, one by one
+	for name, e := range m {
+		one.SetManaged("/p/f.json", "", name, e)
+	}
+	if !st.AdoptManaged("/p/f.json", "", m) {
+		t.Fatal("an empty section did not adopt the entries")
+	}
+	if st.Changes() != one.Changes() {
+		t.Errorf("adopting 3 entries counted %d changes, SetManaged %d", st.Changes(), one.Changes())
+	}
+	if got := st.Managed("/p/f.json", ""); len(got) != 3 || got["b"] != m["b"] {
+		t.Errorf("the section holds %v", got)
+	}
+	other := map[string]*Entry{"d": st.NewEntry("cursor", canonical.Server{Name: "d", Command: "uvx"}, at)}
+	if st.AdoptManaged("/p/f.json", "", other) {
+		t.Error("a section with entries adopted another map")
+	}
+	if got := st.Managed("/p/f.json", ""); len(got) != 3 || got["d"] != nil {
+		t.Errorf("after a refused adoption the section holds %v", got)
+	}
+}
