@@ -152,7 +152,10 @@ func Parse(s string, d Dialect) Template {
 		}
 		return Template{{Kind: Literal, Text: s}}
 	}
-	var t Template
+	// Room for the usual "${VAR}" and "Bearer ${VAR}": grown from nothing,
+	// the list was made twice (a tenth of Parse, which an export of 10,000
+	// servers runs some 60,000 times).
+	t := make(Template, 0, 2)
 	lit := 0 // where the literal text before the next reference starts
 	flush := func(end int) {
 		if end > lit {
