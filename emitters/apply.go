@@ -527,13 +527,13 @@ func (p *Plan) record(st *ledger.State, at time.Time) {
 			}
 			known := st.Managed(fc.Path, section)
 			if len(known) == 0 && len(tp.manage) > 0 {
+				// Every entry new: the plan's map is the record (a section
+				// with no entries always takes it).
 				for _, e := range tp.manage {
 					e.At = at
 				}
-				if st.AdoptManaged(fc.Path, section, tp.manage) {
-					continue // every entry new: the plan's map is the record
-				}
-				st.ManagedRoom(fc.Path, section, len(tp.manage))
+				st.AdoptManaged(fc.Path, section, tp.manage)
+				continue
 			}
 			for name, e := range tp.manage {
 				e.At = at

@@ -369,9 +369,7 @@ func (st *State) snapshotText(out chan<- []byte, stop <-chan struct{}, most int)
 	}
 	w := stateJSON{out: chunkSender{out, stop}}
 	b := append(jsonwrite.AppendString(append(make([]byte, 0, min(512*len(snaps)+64, saveChunk+64<<10)), ','), "snapshots"), ':')
-	b, err := appendMap(b, snaps, func(b []byte, srv *canonical.Server) ([]byte, error) {
-		return w.flush(jsonwrite.AppendServer(b, srv))
-	})
+	b, err := w.snapshots(b, snaps)
 	if err == nil {
 		chunkSender{out, stop}.Write(b)
 	}
@@ -568,15 +566,6 @@ func (st *State) AdoptManaged(path, section string, m map[string]*Entry) bool {
 	s.Managed = m
 	st.changes += len(m)
 	return true
-}
-
-// ManagedRoom makes the managed entries of a section that has none room
-// for n: a file's first export records every server in it, and a map
-// grown one entry at a time rehashed itself a dozen times at 10,000.
-func (st *State) ManagedRoom(path, section string, n int) {
-	if s := st.ensureSection(path, section); len(s.Managed) == 0 {
-		s.Managed = make(map[string]*Entry, n)
-	}
 }
 
 // ensureSection returns the record of a section of path, creating it

@@ -55,6 +55,12 @@ func (w stateJSON) flush(b []byte) ([]byte, error) {
 	return b[:0], nil
 }
 
+// snapshots appends snaps as the state's snapshots, by hash, flushing
+// between them.
+func (w stateJSON) snapshots(b []byte, snaps map[string]*canonical.Server) ([]byte, error) {
+	return appendMap(b, snaps, func(b []byte, srv *canonical.Server) ([]byte, error) { return w.flush(jsonwrite.AppendServer(b, srv)) })
+}
+
 // timeMemo is the last time appendTime wrote and its text.
 type timeMemo struct {
 	t    time.Time
@@ -75,9 +81,7 @@ func (w stateJSON) state(b []byte, st *State) ([]byte, error) {
 		{len(st.Snapshots) > 0 && w.snaps == nil && !w.snapsAfter, "snapshots", func(b []byte) ([]byte, error) {
 			return appendMap(b, st.Snapshots, func(b []byte, srv canonical.Server) ([]byte, error) { return jsonwrite.AppendServer(b, &srv), nil })
 		}},
-		{len(w.snaps) > 0, "snapshots", func(b []byte) ([]byte, error) {
-			return appendMap(b, w.snaps, func(b []byte, srv *canonical.Server) ([]byte, error) { return w.flush(jsonwrite.AppendServer(b, srv)) })
-		}},
+		{len(w.snaps) > 0, "snapshots", func(b []byte) ([]byte, error) { return w.snapshots(b, w.snaps) }},
 	}
 	for _, f := range fields {
 		if !f.set {

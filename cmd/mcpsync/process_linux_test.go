@@ -108,12 +108,13 @@ func BenchmarkProcess(b *testing.B) {
 				r := fresh()
 				took, peak = took+r.took, max(peak, r.maxRSS)
 				if naive != "" {
-					os.RemoveAll(naiveDir)
-					os.MkdirAll(naiveDir, 0o755)
-					naiveTook += measuredRun(b, runner, env, naiveDir, naive, input).took
-					os.RemoveAll(naiveDir)
-					os.MkdirAll(naiveDir, 0o755)
-					durableTook += measuredRun(b, runner, env, naiveDir, naive, input, "-durable").took
+					naiveRun := func(args ...string) time.Duration { // into an empty folder, as fresh does
+						os.RemoveAll(naiveDir)
+						os.MkdirAll(naiveDir, 0o755)
+						return measuredRun(b, runner, env, naiveDir, naive, append([]string{input}, args...)...).took
+					}
+					naiveTook += naiveRun()
+					durableTook += naiveRun("-durable")
 				}
 			}
 			took /= time.Duration(b.N)

@@ -250,16 +250,12 @@ func (d *Doc) Pos(offset int) (line, col int) {
 	// lines after the last: a step or two from there, rather than a
 	// search of the 67,000 lines of a 10,000-server file each time.
 	i := d.line
-	if i >= len(d.lines) || d.lines[i] > offset {
+	for steps := 0; steps < 16 && i+1 < len(d.lines) && d.lines[i+1] <= offset; steps++ {
+		i++
+	}
+	if i >= len(d.lines) || d.lines[i] > offset || i+1 < len(d.lines) && d.lines[i+1] <= offset {
+		// behind the last answer, or far ahead of it
 		i = sort.Search(len(d.lines), func(i int) bool { return d.lines[i] > offset }) - 1
-	} else {
-		for steps := 0; i+1 < len(d.lines) && d.lines[i+1] <= offset; steps++ {
-			if steps == 16 {
-				i = sort.Search(len(d.lines), func(i int) bool { return d.lines[i] > offset }) - 1
-				break
-			}
-			i++
-		}
 	}
 	d.line = i
 	return i + 1, offset - d.lines[i] + 1
