@@ -155,23 +155,58 @@ const maxMemoLines = 1 << 16
 // different), and masking a line runs a dozen regular expressions: the
 // masked diff cost 3.4 times the plain one. mask must give a line the same
 // answer every time (a Scrubber does once it is made). Safe for concurrent
-// use: a line is looked up without a lock (sync.Map; lines are stored once
-// and read many times), as the files' diffs are made side by side. Behind
-// one mutex the two processors here spent a fifth of a masked diff waiting
-// on each other (BenchmarkDiffMaskedX200).
+// use, as the files' diffs are made side by side: the lines are kept in
+// shards, each a map of strings behind a read-write lock, so that two
+// diffs seldom wait on each other (behind one mutex the two processors
+// here spent a fifth of a masked diff waiting) and a lookup boxes nothing
+// (a sync.Map, keyed by interface values, made a string header on the
+// heap for each of the 34,511 lookups).
 func memoLines(mask func(string) string, max int) func(string) string {
-	var seen sync.Map // line -> its mask
+	var memo lineMemo
 	var kept atomic.Int64
 	return func(line string) string {
-		if m, ok := seen.Load(line); ok {
-			return m.(string)
+		sh := memo.shard(line)
+		sh.mu.RLock()
+		m, ok := sh.lines[line]
+		sh.mu.RUnlock()
+		if ok {
+			return m
 		}
-		m := mask(line)
+		m = mask(line)
 		if kept.Add(1) <= int64(max) {
-			seen.Store(line, m)
+			sh.mu.Lock()
+			if sh.lines == nil {
+				sh.lines = make(map[string]string, 64)
+			}
+			sh.lines[line] = m
+			sh.mu.Unlock()
 		}
 		return m
 	}
+}
+
+// lineMemo is memoLines' store: lineShards maps, a line's by its length
+// and the bytes at both ends and its middle (lines of a diff differ
+// there: indent, key, server number), which costs less than hashing the
+// line once more.
+type lineMemo struct{ shards [lineShards]lineShard }
+
+type lineShard struct {
+	mu    sync.RWMutex
+	lines map[string]string
+	_     [40]byte // a shard to a cache line: the locks are written by every lookup
+}
+
+const lineShards = 16
+
+func (l *lineMemo) shard(line string) *lineShard {
+	h := uint(len(line))
+	if n := len(line); n > 0 {
+		h = h*31 + uint(line[0])
+		h = h*31 + uint(line[n/2])
+		h = h*31 + uint(line[n-1])
+	}
+	return &l.shards[h%lineShards]
 }
 
 // decoded is what tp's section of data holds, as far as it reads; nothing

@@ -172,6 +172,77 @@ func FuzzYAMLPairGate(f *testing.F) {
 	})
 }
 
+// FuzzReferences holds references, the scan, equal to refRE.
+func FuzzReferences(f *testing.F) {
+	for _, s := range append(seedTexts, seedLines(f)...) {
+		f.Add(s)
+	}
+	for _, s := range []string{"${{ a }}", "${{a}b}", "${{a}", "${a", "${", "$", "$_1x$y", "{env:X}", "{env:}", "{env:1}", "{file:~/k}",
+		"{file:", "%APPDATA%", "%A", "%%", "Bearer ${env:T}x{env:U}", "${A}${B}", "$${{x}}}", "\xff${\xfe}", "{env:A_b9}}"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 4096 {
+			return
+		}
+		var want [][2]int
+		for _, m := range refRE.Get().FindAllStringIndex(s, -1) {
+			want = append(want, [2]int{m[0], m[1]})
+		}
+		if got := references(s); !reflect.DeepEqual(got, want) {
+			t.Fatalf("references(%q) = %v, the regexp finds %v", s, got, want)
+		}
+	})
+}
+
+// FuzzYAMLKeyGate holds yamlKeyMayHide to never turn away a line whose
+// yamlPair match maskPair would change.
+func FuzzYAMLKeyGate(f *testing.F) {
+	for _, s := range append(seedTexts, seedLines(f)...) {
+		f.Add(s)
+	}
+	for _, s := range []string{"- token: abcdefghijklmnop", "-API_KEY: x8f7a6s5d4f3g2h1", "+  - password: hunter2", "--TOKEN: v",
+		"  - AWS_SECRET : ab12cd34ef56gh78", "- -KEY: qwertyuiopasdfgh", "url: https://x", "type: stdio", "+-X_1: Zq9Wm2Lk8Pn4Rt6Y", "-MY_VALUE: q7Xk2Lm9Qr4Tz8Wv3Ny6Bp1Hs5Jd0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 4096 || !mayBeYAMLPair(s) || yamlKeyMayHide(s) {
+			return
+		}
+		if g := yamlPair.Get().FindStringSubmatch(s); g != nil {
+			if got := maskPair(g[1], g[2], g[3], g[4], g[5], s); got != s {
+				t.Fatalf("yamlKeyMayHide(%q) is false, and yamlPair's key %q masks it: %q", s, g[2], got)
+			}
+		}
+	})
+}
+
+// FuzzPairGates holds the gates before assignPair, flagPair and
+// lineCredential to never turn away a line the regexp matches.
+func FuzzPairGates(f *testing.F) {
+	for _, s := range append(seedTexts, seedLines(f)...) {
+		f.Add(s)
+	}
+	for _, s := range []string{"API_KEY=abc", "--token=x", `k = "v"`, "a=b&c", "x= y", "=v", "-=v", `"--api-key", "sk"`,
+		`'-t' , 'v'`, "Bearer abcdefgh", "bearer\tabcdefg", "TOKEN \f12345678", "Basic ${X}", "token:abcdefghij"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 4096 {
+			return
+		}
+		if !mayBeAssignPair(s) && assignPair.Get().MatchString(s) {
+			t.Fatalf("mayBeAssignPair(%q) is false, and assignPair matches it", s)
+		}
+		if !mayBeFlagPair(s) && flagPair.Get().MatchString(s) {
+			t.Fatalf("mayBeFlagPair(%q) is false, and flagPair matches it", s)
+		}
+		if !mayBeLineCredential(s) && lineCredential.Get().MatchString(s) {
+			t.Fatalf("mayBeLineCredential(%q) is false, and lineCredential matches it", s)
+		}
+	})
+}
+
 // findTokensByIndex is findTokens as it was: each prefix searched for
 // with strings.Index, the next search after the occurrence found; the
 // matches then ordered and kept as findTokens does.

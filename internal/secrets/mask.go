@@ -114,18 +114,18 @@ func MaskLine(line string) string {
 				return maskPair(g[1], g[2], g[3], g[4], g[5], g[0])
 			})
 		}
-		if mayBeYAMLPair(line) {
+		if mayBeYAMLPair(line) && yamlKeyMayHide(line) {
 			if g := yamlPair.Get().FindStringSubmatch(line); g != nil {
 				line = maskPair(g[1], g[2], g[3], g[4], g[5], line)
 			}
 		}
-		if strings.Contains(line, "=") {
+		if mayBeAssignPair(line) {
 			line = replaceMatches(assignPair.Get(), line, func(g []string) string {
 				return maskPair(g[1], g[2], g[3], g[4], "", g[0])
 			})
 		}
 	}
-	if strings.Contains(line, "-") && strings.Contains(line, ",") {
+	if mayBeFlagPair(line) {
 		line = replaceMatches(flagPair.Get(), line, func(g []string) string {
 			return maskPair(g[1], g[2], g[3], g[4], g[5], g[0])
 		})
@@ -275,7 +275,7 @@ func maskTokens(line string) string {
 		b.WriteString(line[at:])
 		line = b.String()
 	}
-	if hasSchemeWord(line) {
+	if mayBeLineCredential(line) {
 		line = replaceMatches(lineCredential.Get(), line, func(g []string) string {
 			cred := g[3]
 			if strings.Contains(cred, Marker) || placeholder(cred) || !tokenLike(cred) {

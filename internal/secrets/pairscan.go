@@ -125,3 +125,114 @@ func mayBeYAMLPair(line string) bool {
 func isSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
 }
+
+// yamlKeyMayHide reports whether the key yamlPair would find in line
+// (one that mayBeYAMLPair lets through) is one maskPair hides a value of:
+// named like a secret, or spelled like an environment variable. Every
+// other key leaves the line as it is, so the regexp need not run: a YAML
+// client's file is mostly type:, url:, args:, name: (the regexp was a
+// third of what masking a diff cost). The key yamlPair finds ends where
+// the run of key bytes before the first colon ends (only white space may
+// stand between them), and is that run, or the run less a leading '-'
+// that the pattern's lead ([+\- ]?) takes: both are tried.
+// FuzzYAMLKeyGate holds that no line it turns away is masked by yamlPair.
+func yamlKeyMayHide(line string) bool {
+	colon := strings.IndexByte(line, ':')
+	if colon < 0 {
+		return false
+	}
+	end := colon
+	for end > 0 && isSpace(line[end-1]) {
+		end--
+	}
+	start := end
+	for start > 0 && isKeyByte(line[start-1]) {
+		start--
+	}
+	key := line[start:end]
+	if key == "" {
+		return false
+	}
+	return secretName(key) || envName(key) || key[0] == '-' && envName(key[1:])
+}
+
+// mayBeAssignPair reports whether assignPair can match line: it needs an
+// '=' after a name's last byte ([A-Za-z0-9_\-]) and before a value's
+// first (not white space, a quote, &, ',', ';', ']' or ')'). A TOML line
+// (key = "value") has neither. FuzzAssignPairGate holds it to the
+// regexp.
+func mayBeAssignPair(line string) bool {
+	for i := strings.IndexByte(line, '='); i >= 0; {
+		if i > 0 && i+1 < len(line) && isNameEnd(line[i-1]) && !endsAssignValue(line[i+1]) {
+			return true
+		}
+		next := strings.IndexByte(line[i+1:], '=')
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	return false
+}
+
+func isNameEnd(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-'
+}
+
+// endsAssignValue is assignPair's [\s"'&,;\]\)]: a byte no value holds.
+func endsAssignValue(c byte) bool {
+	switch c {
+	case '"', '\'', '&', ',', ';', ']', ')':
+		return true
+	}
+	return isSpace(c)
+}
+
+// mayBeFlagPair reports whether flagPair can match line: it needs a
+// quote just before a flag's '-' and a comma after it.
+// FuzzFlagPairGate holds it to the regexp.
+func mayBeFlagPair(line string) bool {
+	return strings.IndexByte(line, ',') >= 0 && (strings.Contains(line, `"-`) || strings.Contains(line, `'-`))
+}
+
+// mayBeLineCredential reports whether lineCredential can match text:
+// Bearer, Basic or Token (any case), white space, and eight bytes of a
+// credential. "Bearer ${TOKEN}", the header of nearly every remote
+// server, has no credential after its word, and the regexp's scan of
+// the line cost more than this. FuzzLineCredentialGate holds it to the
+// regexp.
+func mayBeLineCredential(text string) bool {
+	for i := 0; i+6 <= len(text); i++ {
+		switch text[i] | 0x20 {
+		case 'b', 't':
+		default:
+			continue
+		}
+		for _, w := range [...]string{"bearer", "basic", "token"} {
+			if len(text)-i <= len(w) || !strings.EqualFold(text[i:i+len(w)], w) {
+				continue
+			}
+			j := i + len(w)
+			if !isSpace(text[j]) {
+				continue
+			}
+			for j < len(text) && isSpace(text[j]) {
+				j++
+			}
+			n := 0
+			for j+n < len(text) && n < 8 && isCredentialByte(text[j+n]) {
+				n++
+			}
+			if n == 8 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isCredentialByte is lineCredential's [A-Za-z0-9._~+/=\-].
+func isCredentialByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+		c == '.' || c == '_' || c == '~' || c == '+' || c == '/' || c == '=' || c == '-'
+}

@@ -3,6 +3,7 @@ package secrets
 import (
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -419,13 +420,40 @@ func maskJSON(v any, name string, mask func(string, Field) string) any {
 func ScrubberFor(sets ...canonical.Set) *Scrubber {
 	s := &Scrubber{}
 	// A plan holds each server many times (read, wanted, written, for
-	// every client): Values scans each definition once.
+	// every client): Values scans each definition once. The sets are
+	// shared out among the processors, each taking a run of them: 200
+	// servers to every client are 12,600 definitions to key, the most of
+	// a masked diff's cost that comes before its first line. The values
+	// are added in the sets' order whoever found them; a Scrubber's
+	// answer does not depend on that order anyway (it replaces the longest
+	// first, and two values of one length found at one place are one).
 	var v Values
-	for _, value := range v.Add(sets...) {
-		s.Add(value)
+	workers := min(runtime.GOMAXPROCS(0), len(sets)/scrubSetsPerWorker)
+	if workers < 2 {
+		for _, value := range v.Add(sets...) {
+			s.Add(value)
+		}
+		return s
+	}
+	found := make([][]string, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := w*len(sets)/workers, (w+1)*len(sets)/workers
+		wg.Go(func() { found[w] = v.Add(sets[lo:hi]...) })
+	}
+	wg.Wait()
+	for _, values := range found {
+		for _, value := range values {
+			s.Add(value)
+		}
 	}
 	return s
 }
+
+// scrubSetsPerWorker is how many sets make a processor's share worth
+// a goroutine: a plan to one or two files (three sets each) is keyed by
+// the caller alone.
+const scrubSetsPerWorker = 8
 
 // Values gathers the secret-looking literals of servers (ScanServer's
 // findings) from sets given a few at a time (each file of a plan as it is
@@ -440,16 +468,17 @@ type Values struct {
 // Add scans the servers of sets not scanned yet and returns their values.
 func (v *Values) Add(sets ...canonical.Set) []string {
 	var out []string
+	var key []byte // one buffer for every server's key: a plan's mask asks for 12,600 of them (200 servers to every client)
 	for _, set := range sets {
 		for _, srv := range set.Servers {
-			k := scanKey(srv)
+			key = appendScanKey(key[:0], srv)
 			v.mu.Lock()
-			seen := v.seen[k]
+			seen := v.seen[string(key)] // looked up without a copy of key
 			if !seen {
 				if v.seen == nil {
 					v.seen = map[string]bool{}
 				}
-				v.seen[k] = true
+				v.seen[string(key)] = true
 			}
 			v.mu.Unlock()
 			if seen {
@@ -463,30 +492,13 @@ func (v *Values) Add(sets ...canonical.Set) []string {
 	return out
 }
 
-// scanKey is everything ScanServer looks at, as one string. A plan's
-// mask makes one per server per set (12,600 for 200 servers to every
-// client), so it is built in one buffer sized first: sorting each map's
-// keys into a new list, and a builder growing as it went, were two thirds of
-// SecretMask (BenchmarkDiffMaskedX200).
-func scanKey(srv canonical.Server) string {
-	n := len(srv.Name) + len(srv.Command) + len(srv.URL) + 4
-	for _, a := range srv.Args {
-		n += 1 + len(a)
-	}
-	for _, m := range []map[string]string{srv.Env, srv.Headers} {
-		for k, v := range m {
-			n += 2 + len(k) + len(v)
-		}
-	}
-	if srv.Auth.OAuth != nil {
-		n += len(srv.Auth.OAuth.ClientSecret)
-	}
-	for c, m := range srv.Extra {
-		for k, v := range m {
-			n += 2 + len(c) + len(k) + len(v)
-		}
-	}
-	b := make([]byte, 0, n)
+// appendScanKey appends everything ScanServer looks at to b. Add keeps
+// one buffer for all the keys it makes, and a key becomes a string only
+// for a server not seen before: most servers of a plan are seen many
+// times (read, wanted and written, for every client), and a new string
+// and a growing builder for each were most of what SecretMask allocated
+// (BenchmarkDiffMaskedX200).
+func appendScanKey(b []byte, srv canonical.Server) []byte {
 	b = append(append(b, srv.Name...), 0)
 	b = append(b, srv.Command...)
 	for _, a := range srv.Args {
@@ -503,16 +515,21 @@ func scanKey(srv canonical.Server) string {
 	if srv.Auth.OAuth != nil {
 		b = append(b, srv.Auth.OAuth.ClientSecret...)
 	}
-	for _, c := range sortedKeys(srv.Extra) {
-		for _, k := range sortedInto(keys[:0], srv.Extra[c]) {
-			b = append(append(append(append(append(b, 4), c...), '.'), k...), srv.Extra[c][k]...)
+	if len(srv.Extra) > 0 {
+		for _, c := range sortedKeys(srv.Extra) {
+			for _, k := range sortedInto(keys[:0], srv.Extra[c]) {
+				b = append(append(append(append(append(b, 4), c...), '.'), k...), srv.Extra[c][k]...)
+			}
 		}
 	}
-	return string(b)
+	return b
 }
 
 // sortedInto is the keys of m, sorted, in buf's room where they fit.
 func sortedInto[V any](buf []string, m map[string]V) []string {
+	if len(m) == 0 {
+		return buf // no iterator to start: most servers have no headers, or no env
+	}
 	for k := range m {
 		buf = append(buf, k)
 	}
