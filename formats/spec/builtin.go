@@ -3,6 +3,7 @@ package spec
 import (
 	"embed"
 	"fmt"
+	"io/fs"
 	"path"
 	"slices"
 	"strings"
@@ -31,11 +32,33 @@ func BuiltinIDs() []string {
 // BuiltinSource returns the text of a built-in client's spec, the starting
 // point for a plugin (mcpsync clients --spec ID).
 func BuiltinSource(id string) ([]byte, bool) {
-	if strings.ContainsAny(id, `/\.`) {
+	p, ok := builtinPath(id)
+	if !ok {
 		return nil, false
 	}
-	b, err := builtinFS.ReadFile(path.Join("builtin", id+".hcl"))
+	b, err := builtinFS.ReadFile(p)
 	return b, err == nil
+}
+
+// builtinPath is where the spec of built-in client id would be embedded;
+// false for an id no embedded file can have.
+func builtinPath(id string) (string, bool) {
+	if strings.ContainsAny(id, `/\.`) {
+		return "", false
+	}
+	return path.Join("builtin", id+".hcl"), true
+}
+
+// isBuiltin reports whether id is a built-in client, without a copy of
+// its spec's text (BuiltinSource makes one): the registry asks of every
+// client as a run starts.
+func isBuiltin(id string) bool {
+	p, ok := builtinPath(id)
+	if !ok {
+		return false
+	}
+	_, err := fs.Stat(builtinFS, p)
+	return err == nil
 }
 
 var builtinCache sync.Map // id -> *Spec
@@ -86,7 +109,7 @@ func MustBuiltin(id string) *Spec {
 // a command pays only for the clients it touches. h are the client's Go
 // quirks (nil for none).
 func BuiltinAdapter(id string, h Hooks) formats.Adapter {
-	if _, ok := BuiltinSource(id); !ok {
+	if !isBuiltin(id) {
 		panic("spec: no built-in client " + id)
 	}
 	return &lazyAdapter{id: id, hooks: h}
