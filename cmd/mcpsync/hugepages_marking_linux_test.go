@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -52,44 +51,9 @@ func markingProject(t *testing.T) (env []string, proj string) {
 	write(t, filepath.Join(proj, ".git", "HEAD"), []byte("ref: refs/heads/main\n"))
 	write(t, filepath.Join(proj, "mcpsync.hcl"), []byte(benchStore(1000)))
 	if !reserved(t, env, proj, "export", "--scope", "project", "--to", "cursor") {
-		if balloonHandsMemoryBack() {
-			t.Skip("an export did not mark its heap: this machine's memory balloon hands free memory back to its host, where mcpsync does not mark (TestNoHeapMarkedWhereMemoryIsHandedBack)")
-		}
 		t.Skip("an export did not mark its heap: transparent huge pages are not left to each program here (or it is not safe to ask)")
 	}
 	return env, proj
-}
-
-// balloonHandsMemoryBack reports whether this machine is a virtual
-// machine whose virtio balloon has free page reporting (feature bit 5).
-func balloonHandsMemoryBack() bool {
-	paths, _ := filepath.Glob("/sys/bus/virtio/drivers/virtio_balloon/virtio*/features")
-	for _, p := range paths {
-		if f, err := os.ReadFile(p); err == nil && len(f) > 5 && f[5] == '1' {
-			return true
-		}
-	}
-	return false
-}
-
-// TestNoHeapMarkedWhereMemoryIsHandedBack: on a virtual machine whose
-// balloon hands the memory a program frees back to the host, no run
-// marks its heap, however large its input: there a huge page's first
-// touch costs the host's faults for all of it, and an export of 1,000 or
-// 10,000 servers, run a moment after the last, took 1.1 to 1.5 times as
-// long marked (BenchmarkHugePagesExport's spaced runs).
-func TestNoHeapMarkedWhereMemoryIsHandedBack(t *testing.T) {
-	if !balloonHandsMemoryBack() {
-		t.Skip("no memory balloon with free page reporting here")
-	}
-	home := t.TempDir()
-	env := sandboxEnv(home)
-	proj := filepath.Join(home, "proj")
-	write(t, filepath.Join(proj, ".git", "HEAD"), []byte("ref: refs/heads/main\n"))
-	write(t, filepath.Join(proj, "mcpsync.hcl"), []byte(benchStore(1000)))
-	if reserved(t, env, proj, "export", "--scope", "project", "--to", "cursor") {
-		t.Error("an export of 1,000 servers marked its heap on a machine whose balloon hands memory back")
-	}
 }
 
 // TestHeapMarkedByWork: a run marks its heap for huge pages once what it

@@ -41,19 +41,6 @@
 // count against the commit limit) or an address-space limit (ulimit -v),
 // and not on a machine with less than four times Reserve of memory. A
 // failure along the way leaves the heap as it was.
-//
-// Nor on a virtual machine whose memory balloon hands the memory programs
-// free back to its host (virtio free page reporting, as Firecracker's
-// and QEMU's balloons offer): there every first touch of memory is a
-// fault in the host too, and a 2 MiB page, zeroed whole at its first
-// touch, cost more than its small pages. Measured on
-// such a machine (a fresh export of 1,000 and of 10,000 servers to four
-// clients, marked and unmarked in turn): with a pause of half a second to
-// five seconds before each run, as a user's runs come, the marked runs
-// took 1.13 to 1.47 times as long (10,000 servers: 619 against 484 ms
-// with 5 s pauses, 672 against 587 with half a second); only back to back,
-// where a run reuses the memory the one before it freed before it is
-// handed back, did marking gain (0.92 to 0.93).
 package hugeheap
 
 import (

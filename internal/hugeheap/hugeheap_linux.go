@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -25,7 +24,6 @@ type settings struct {
 	godebug    string // $GODEBUG
 	asLimited  bool   // RLIMIT_AS is not infinity
 	memTotal   uint64 // bytes, from /proc/meminfo
-	reporting  bool   // a virtio balloon hands free memory back to the host (freePageReporting)
 }
 
 func read() settings {
@@ -43,27 +41,7 @@ func read() settings {
 			}
 		}
 	}
-	s.reporting = freePageReporting(balloonFeatures)
 	return s
-}
-
-// balloonFeatures is where Linux lists the features each virtio memory
-// balloon negotiated with its host: one '0' or '1' per feature bit.
-const balloonFeatures = "/sys/bus/virtio/drivers/virtio_balloon/virtio*/features"
-
-// freePageReporting reports whether a virtio balloon matching pattern
-// has free page reporting (VIRTIO_BALLOON_F_REPORTING, bit 5): the guest
-// hands the memory it frees back to its host, which must then provide it
-// anew at its next first touch. There, a 2 MiB page costs far more than
-// its 512 small pages (see the package comment).
-func freePageReporting(pattern string) bool {
-	paths, _ := filepath.Glob(pattern)
-	for _, p := range paths {
-		if f, err := os.ReadFile(p); err == nil && len(f) > 5 && f[5] == '1' {
-			return true
-		}
-	}
-	return false
 }
 
 // allowed reports whether Reserve bytes of heap may be reserved and
@@ -72,18 +50,11 @@ func (s settings) allowed() bool {
 	return strings.Contains(s.thp, "[madvise]") &&
 		(s.overcommit == "0" || s.overcommit == "1") &&
 		!strings.Contains(","+s.godebug+",", ",disablethp=1,") &&
-		!s.asLimited && s.memTotal >= 4*Reserve && !s.reporting
+		!s.asLimited && s.memTotal >= 4*Reserve
 }
 
-func mark() bool { return markIf(readSettings()) }
-
-// readSettings is read, a variable for TestInput's children, which test
-// when a run marks on a machine whose balloon hands memory back too.
-var readSettings = read
-
-// markIf marks the heap when s allows it.
-func markIf(s settings) bool {
-	if !s.allowed() {
+func mark() bool {
+	if !read().allowed() {
 		return false
 	}
 	// The collector is off while the block is held: its allocation would

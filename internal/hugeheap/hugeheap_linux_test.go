@@ -3,7 +3,6 @@ package hugeheap
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"runtime/metrics"
 	"strings"
@@ -16,14 +15,13 @@ func TestAllowed(t *testing.T) {
 		t.Fatal("madvise mode, heuristic overcommit, no limit, 8 GiB: not allowed")
 	}
 	for name, s := range map[string]settings{
-		"always":             {thp: "[always] madvise never", overcommit: "0", memTotal: 8 << 30},
-		"never":              {thp: "always madvise [never]", overcommit: "0", memTotal: 8 << 30},
-		"no thp at all":      {thp: "", overcommit: "0", memTotal: 8 << 30},
-		"strict overcommit":  {thp: "always [madvise] never", overcommit: "2", memTotal: 8 << 30},
-		"disablethp":         {thp: "always [madvise] never", overcommit: "0", godebug: "gctrace=1,disablethp=1", memTotal: 8 << 30},
-		"ulimit -v":          {thp: "always [madvise] never", overcommit: "0", asLimited: true, memTotal: 8 << 30},
-		"small machine":      {thp: "always [madvise] never", overcommit: "1", memTotal: 1 << 30},
-		"memory handed back": {thp: "always [madvise] never", overcommit: "0", memTotal: 8 << 30, reporting: true},
+		"always":            {thp: "[always] madvise never", overcommit: "0", memTotal: 8 << 30},
+		"never":             {thp: "always madvise [never]", overcommit: "0", memTotal: 8 << 30},
+		"no thp at all":     {thp: "", overcommit: "0", memTotal: 8 << 30},
+		"strict overcommit": {thp: "always [madvise] never", overcommit: "2", memTotal: 8 << 30},
+		"disablethp":        {thp: "always [madvise] never", overcommit: "0", godebug: "gctrace=1,disablethp=1", memTotal: 8 << 30},
+		"ulimit -v":         {thp: "always [madvise] never", overcommit: "0", asLimited: true, memTotal: 8 << 30},
+		"small machine":     {thp: "always [madvise] never", overcommit: "1", memTotal: 1 << 30},
 	} {
 		if s.allowed() {
 			t.Errorf("%s: allowed", name)
@@ -31,28 +29,6 @@ func TestAllowed(t *testing.T) {
 	}
 	if s := (settings{thp: "always [madvise] never", overcommit: "0", godebug: "disablethp=10", memTotal: 8 << 30}); !s.allowed() {
 		t.Error("disablethp=10 is not disablethp=1")
-	}
-}
-
-// TestFreePageReporting reads the features of a virtio balloon as Linux
-// lists them: bit 5 is free page reporting.
-func TestFreePageReporting(t *testing.T) {
-	dir := t.TempDir()
-	for name, features := range map[string]string{
-		"virtio0": "0110000000000000000000000000000010000000000000000000000000000000\n", // stats, deflate on OOM
-		"virtio3": "0110010100000000000000000000000010000000000000000000000000000000\n", // and reporting (Firecracker)
-	} {
-		os.MkdirAll(filepath.Join(dir, name), 0o755)
-		os.WriteFile(filepath.Join(dir, name, "features"), []byte(features), 0o644)
-	}
-	if !freePageReporting(filepath.Join(dir, "virtio*", "features")) {
-		t.Error("a balloon with bit 5 set: no reporting found")
-	}
-	if freePageReporting(filepath.Join(dir, "virtio0", "features")) {
-		t.Error("a balloon without bit 5: reporting found")
-	}
-	if freePageReporting(filepath.Join(dir, "none*", "features")) {
-		t.Error("no balloon: reporting found")
 	}
 }
 
@@ -74,17 +50,11 @@ func TestFindMapping(t *testing.T) {
 // TestMark: where this machine lets a program choose, Mark marks Reserve
 // bytes of heap (nearly: rounded to huge pages), "hg" in the VmFlags of
 // /proc/self/smaps from end to end.
-//
-// What it does is tested here on a machine whose balloon hands free
-// memory back too, where mcpsync does not mark (freePageReporting): the
-// marking is the same, only not chosen.
 func TestMark(t *testing.T) {
-	here := read()
-	here.reporting = false
-	if !here.allowed() {
+	if !read().allowed() {
 		t.Skip("transparent huge pages are not left to each program here (or not safe to ask for): Mark does nothing")
 	}
-	if !markIf(here) {
+	if !Mark() {
 		t.Fatal("Mark did nothing where it is allowed")
 	}
 	if marked[1]-marked[0] < Reserve-2*hugePage {
@@ -129,17 +99,8 @@ func wantMarked(t *testing.T, at uintptr) {
 // TestInput: in a fresh process, with OnInput, the heap is marked once
 // the input noted reaches InputThreshold, not before; and not at all
 // when a collection has run first (the reservation could then begin in
-// freed memory). Each case runs in a child process of its own, which
-// sets aside whether this machine's balloon hands memory back (where
-// mcpsync does not mark at all): the cases are about when, not whether.
+// freed memory). Each case runs in a child process of its own.
 func TestInput(t *testing.T) {
-	if os.Getenv("HUGEHEAP_CHILD") != "" {
-		readSettings = func() settings {
-			s := read()
-			s.reporting = false
-			return s
-		}
-	}
 	switch os.Getenv("HUGEHEAP_CHILD") {
 	case "threshold":
 		OnInput()
@@ -168,9 +129,7 @@ func TestInput(t *testing.T) {
 		}
 		return
 	}
-	here := read()
-	here.reporting = false
-	if !here.allowed() {
+	if !read().allowed() {
 		t.Skip("transparent huge pages are not left to each program here (or not safe to ask for): nothing is marked")
 	}
 	for _, child := range []string{"threshold", "after-gc", "no-oninput"} {
