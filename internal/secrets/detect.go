@@ -559,18 +559,27 @@ func runByte(c byte, pathLike bool) bool {
 // case) followed by white space: the start of a scheme credential.
 func hasSchemeWord(text string) bool {
 	for i := 0; i+6 <= len(text); i++ {
-		switch text[i] | 0x20 {
-		case 'b', 't':
-		default:
-			continue
-		}
-		for _, w := range []string{"bearer", "basic", "token"} {
-			if len(text)-i > len(w) && strings.EqualFold(text[i:i+len(w)], w) && (text[i+len(w)] == ' ' || text[i+len(w)] == '\t') {
-				return true
-			}
+		if n := schemeWordAt(text, i); n > 0 && len(text) > i+n && (text[i+n] == ' ' || text[i+n] == '\t') {
+			return true
 		}
 	}
 	return false
+}
+
+// schemeWordAt is the length of Bearer, Basic or Token (any case) at
+// text[i], or 0 when none of them is there.
+func schemeWordAt(text string, i int) int {
+	switch text[i] | 0x20 {
+	case 'b', 't':
+	default:
+		return 0
+	}
+	for _, w := range [...]string{"bearer", "basic", "token"} {
+		if len(text)-i >= len(w) && strings.EqualFold(text[i:i+len(w)], w) {
+			return len(w)
+		}
+	}
+	return 0
 }
 
 // tokenBoundary reports whether text[i:j] is not part of a longer word.

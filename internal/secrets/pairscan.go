@@ -159,8 +159,7 @@ func yamlKeyMayHide(line string) bool {
 // mayBeAssignPair reports whether assignPair can match line: it needs an
 // '=' after a name's last byte ([A-Za-z0-9_\-]) and before a value's
 // first (not white space, a quote, &, ',', ';', ']' or ')'). A TOML line
-// (key = "value") has neither. FuzzAssignPairGate holds it to the
-// regexp.
+// (key = "value") has neither. FuzzPairGates holds it to the regexp.
 func mayBeAssignPair(line string) bool {
 	for i := strings.IndexByte(line, '='); i >= 0; {
 		if i > 0 && i+1 < len(line) && isNameEnd(line[i-1]) && !endsAssignValue(line[i+1]) {
@@ -190,7 +189,7 @@ func endsAssignValue(c byte) bool {
 
 // mayBeFlagPair reports whether flagPair can match line: it needs a
 // quote just before a flag's '-' and a comma after it.
-// FuzzFlagPairGate holds it to the regexp.
+// FuzzPairGates holds it to the regexp.
 func mayBeFlagPair(line string) bool {
 	return strings.IndexByte(line, ',') >= 0 && (strings.Contains(line, `"-`) || strings.Contains(line, `'-`))
 }
@@ -199,33 +198,23 @@ func mayBeFlagPair(line string) bool {
 // Bearer, Basic or Token (any case), white space, and eight bytes of a
 // credential. "Bearer ${TOKEN}", the header of nearly every remote
 // server, has no credential after its word, and the regexp's scan of
-// the line cost more than this. FuzzLineCredentialGate holds it to the
-// regexp.
+// the line cost more than this. FuzzPairGates holds it to the regexp.
 func mayBeLineCredential(text string) bool {
 	for i := 0; i+6 <= len(text); i++ {
-		switch text[i] | 0x20 {
-		case 'b', 't':
-		default:
+		n := schemeWordAt(text, i)
+		if n == 0 || len(text) <= i+n || !isSpace(text[i+n]) {
 			continue
 		}
-		for _, w := range [...]string{"bearer", "basic", "token"} {
-			if len(text)-i <= len(w) || !strings.EqualFold(text[i:i+len(w)], w) {
-				continue
-			}
-			j := i + len(w)
-			if !isSpace(text[j]) {
-				continue
-			}
-			for j < len(text) && isSpace(text[j]) {
-				j++
-			}
-			n := 0
-			for j+n < len(text) && n < 8 && isCredentialByte(text[j+n]) {
-				n++
-			}
-			if n == 8 {
-				return true
-			}
+		j := i + n
+		for j < len(text) && isSpace(text[j]) {
+			j++
+		}
+		k := 0
+		for j+k < len(text) && k < 8 && isCredentialByte(text[j+k]) {
+			k++
+		}
+		if k == 8 {
+			return true
 		}
 	}
 	return false
