@@ -424,9 +424,10 @@ func ScrubberFor(sets ...canonical.Set) *Scrubber {
 	// shared out among the processors, each taking a run of them: 200
 	// servers to every client are 12,600 definitions to key, the most of
 	// a masked diff's cost that comes before its first line. The values
-	// are added in the sets' order whoever found them; a Scrubber's
-	// answer does not depend on that order anyway (it replaces the longest
-	// first, and two values of one length found at one place are one).
+	// are added share by share, and which share scans a server that two
+	// of them hold is a race; a Scrubber's answer does not depend on the
+	// order of its values (it replaces the longest first, and two values
+	// of one length found at one place are one).
 	var v Values
 	workers := min(runtime.GOMAXPROCS(0), len(sets)/scrubSetsPerWorker)
 	if workers < 2 {
