@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/emitters/unidiff"
@@ -194,7 +195,8 @@ type lineMemo struct{ shards [lineShards]lineShard }
 type lineShard struct {
 	mu    sync.RWMutex
 	lines map[string]string
-	_     [40]byte // a shard to a cache line: the locks are written by every lookup
+	// A shard to a cache line: the locks are written by every lookup.
+	_ [64 - unsafe.Sizeof(sync.RWMutex{}) - unsafe.Sizeof(map[string]string(nil))]byte
 }
 
 const lineShards = 16

@@ -299,7 +299,7 @@ func afterName(s string, i int) int {
 		return 0
 	}
 	i++
-	for i < len(s) && (s[i] == '_' || 'a' <= s[i]|0x20 && s[i]|0x20 <= 'z' || '0' <= s[i] && s[i] <= '9') {
+	for i < len(s) && isWordByte(s[i]) {
 		i++
 	}
 	return i

@@ -89,7 +89,7 @@ func isKeyByte(c byte) bool {
 // skipSpace passes \s* (RE2's \s: tab, line feed, form feed, carriage
 // return and space) from i.
 func skipSpace(s string, i int) int {
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\f' || s[i] == '\r') {
+	for i < len(s) && isSpace(s[i]) {
 		i++
 	}
 	return i
@@ -162,7 +162,7 @@ func yamlKeyMayHide(line string) bool {
 // (key = "value") has neither. FuzzPairGates holds it to the regexp.
 func mayBeAssignPair(line string) bool {
 	for i := strings.IndexByte(line, '='); i >= 0; {
-		if i > 0 && i+1 < len(line) && isNameEnd(line[i-1]) && !endsAssignValue(line[i+1]) {
+		if i > 0 && i+1 < len(line) && (isWordByte(line[i-1]) || line[i-1] == '-') && !endsAssignValue(line[i+1]) {
 			return true
 		}
 		next := strings.IndexByte(line[i+1:], '=')
@@ -172,10 +172,6 @@ func mayBeAssignPair(line string) bool {
 		i += 1 + next
 	}
 	return false
-}
-
-func isNameEnd(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-'
 }
 
 // endsAssignValue is assignPair's [\s"'&,;\]\)]: a byte no value holds.
@@ -205,10 +201,7 @@ func mayBeLineCredential(text string) bool {
 		if n == 0 || len(text) <= i+n || !isSpace(text[i+n]) {
 			continue
 		}
-		j := i + n
-		for j < len(text) && isSpace(text[j]) {
-			j++
-		}
+		j := skipSpace(text, i+n)
 		k := 0
 		for j+k < len(text) && k < 8 && isCredentialByte(text[j+k]) {
 			k++

@@ -429,20 +429,18 @@ func ScrubberFor(sets ...canonical.Set) *Scrubber {
 	// order of its values (it replaces the longest first, and two values
 	// of one length found at one place are one).
 	var v Values
-	workers := min(runtime.GOMAXPROCS(0), len(sets)/scrubSetsPerWorker)
-	if workers < 2 {
-		for _, value := range v.Add(sets...) {
-			s.Add(value)
-		}
-		return s
-	}
+	workers := max(1, min(runtime.GOMAXPROCS(0), len(sets)/scrubSetsPerWorker))
 	found := make([][]string, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		lo, hi := w*len(sets)/workers, (w+1)*len(sets)/workers
-		wg.Go(func() { found[w] = v.Add(sets[lo:hi]...) })
+	if workers == 1 {
+		found[0] = v.Add(sets...)
+	} else {
+		var wg sync.WaitGroup
+		for w := range workers {
+			lo, hi := w*len(sets)/workers, (w+1)*len(sets)/workers
+			wg.Go(func() { found[w] = v.Add(sets[lo:hi]...) })
+		}
+		wg.Wait()
 	}
-	wg.Wait()
 	for _, values := range found {
 		for _, value := range values {
 			s.Add(value)
