@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/engine"
+	"github.com/mcpsync/mcpsync/internal/gctune"
 	"github.com/mcpsync/mcpsync/render"
 	"github.com/mcpsync/mcpsync/serve"
 	"github.com/urfave/cli/v3"
@@ -43,6 +44,7 @@ func (a *App) serveCommand() *cli.Command {
 			if cmd.String("http") == "" && (cmd.String("token-file") != "" || cmd.Bool("allow-remote")) {
 				return usagef("--token-file and --allow-remote go with --http")
 			}
+			gctune.LongRun() // it answers until it is stopped, reusing its heap
 			s := serve.New(serve.Options{Engine: a.newEngine, Version: version})
 			if addr := cmd.String("http"); addr != "" {
 				return a.serveHTTP(ctx, s, addr, cmd.String("token-file"), cmd.Bool("allow-remote"))

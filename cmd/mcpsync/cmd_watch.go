@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpsync/mcpsync/engine"
-
+	"github.com/mcpsync/mcpsync/internal/gctune"
 	"github.com/mcpsync/mcpsync/reconcile"
 	"github.com/mcpsync/mcpsync/watch"
 	"github.com/urfave/cli/v3"
@@ -55,6 +55,7 @@ func (a *App) watchCommand() *cli.Command {
 
 // runWatch runs engine.Watch, printing its log with the time of day.
 func (a *App) runWatch(ctx context.Context, o watchOptions) error {
+	gctune.LongRun() // its heap is reused cycle after cycle
 	a.registry()
 	stamp := func() string { return time.Now().Format("15:04:05") }
 	logf := func(line string) { fmt.Fprintf(a.Stdout, "[%s] %s\n", stamp(), line) }

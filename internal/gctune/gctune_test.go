@@ -83,6 +83,35 @@ func TestApplyTunesAfterEachCollectionAndStops(t *testing.T) {
 	}
 }
 
+// A process that runs until it is stopped aims at LongRunTarget: with a
+// quarter of it live the collector may let the heap grow three times as
+// much again, where a run that ends collects at Go's default.
+func TestLongRunAimsAtLongRunTarget(t *testing.T) {
+	stop := Apply(env(nil))
+	defer stop()
+	keep := make([][]byte, 0, 64)
+	for range LongRunTarget >> 22 { // a quarter of LongRunTarget, in MiB
+		keep = append(keep, make([]byte, 1<<20))
+	}
+	settle := func(want func(int) bool) int {
+		p := gcPercent()
+		for deadline := 100; !want(p) && deadline > 0; deadline-- {
+			runtime.GC()
+			runtime.Gosched()
+			p = gcPercent()
+		}
+		return p
+	}
+	if p := settle(func(p int) bool { return p == MinPercent }); p != MinPercent {
+		t.Errorf("a run that ends, %d MiB live: GOGC %d, want %d", len(keep), p, MinPercent)
+	}
+	LongRun()
+	if p := settle(func(p int) bool { return p > 250 }); p <= 250 || p > 300 {
+		t.Errorf("after LongRun, %d MiB live: GOGC %d, want nearly 300", len(keep), p)
+	}
+	runtime.KeepAlive(keep)
+}
+
 // A user's GOGC or GOMEMLIMIT is theirs: Apply changes nothing.
 func TestApplyLeavesTheUsersSettings(t *testing.T) {
 	p0, l0 := gcPercent(), memoryLimit()
