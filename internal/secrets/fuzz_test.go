@@ -4,12 +4,21 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/rogpeppe/go-internal/txtar"
 )
+
+// addSeeds adds seedTexts, the lines of the client cases (seedLines) and
+// extra to f's corpus.
+func addSeeds(f *testing.F, extra ...string) {
+	for _, s := range append(append(slices.Clip(seedTexts), seedLines(f)...), extra...) {
+		f.Add(s)
+	}
+}
 
 // seedLines returns the lines of the golden client cases: real shapes of
 // JSON, TOML and YAML lines holding env, headers, args and URLs.
@@ -47,9 +56,7 @@ var seedTexts = []string{
 // is idempotent, and never lets through a provider token or JWT that Scan
 // finds in the line.
 func FuzzMaskLine(f *testing.F) {
-	for _, s := range append(seedTexts, seedLines(f)...) {
-		f.Add(s)
-	}
+	addSeeds(f)
 	f.Fuzz(func(t *testing.T, line string) {
 		if len(line) > 4096 {
 			return
@@ -135,13 +142,8 @@ func TestSeedLinesFound(t *testing.T) {
 // FuzzQuotedPairs holds quotedPairs, the scan MaskLine uses, equal to the
 // quotedPair regexp it stands for: the same matches, the same groups.
 func FuzzQuotedPairs(f *testing.F) {
-	for _, s := range append(seedTexts, seedLines(f)...) {
-		f.Add(s)
-	}
-	for _, s := range []string{`""ab": "x"`, `ab"cd": "x"`, `"a\"b": "c\"d"`, `k = "v\`, "k: \"a\\\nb\"", `k="a\é"`,
-		"k:\t\f\"\xff\\\xff\"", `"a":"b""c":"d"`, `x "-": ""`, `k : "v" , "t": "u"`, `"k"   =   "`} {
-		f.Add(s)
-	}
+	addSeeds(f, `""ab": "x"`, `ab"cd": "x"`, `"a\"b": "c\"d"`, `k = "v\`, "k: \"a\\\nb\"", `k="a\é"`,
+		"k:\t\f\"\xff\\\xff\"", `"a":"b""c":"d"`, `x "-": ""`, `k : "v" , "t": "u"`, `"k"   =   "`)
 	f.Fuzz(func(t *testing.T, s string) {
 		if len(s) > 4096 {
 			return
@@ -156,12 +158,7 @@ func FuzzQuotedPairs(f *testing.F) {
 // FuzzYAMLPairGate holds mayBeYAMLPair to never turn away a line that
 // yamlPair matches.
 func FuzzYAMLPairGate(f *testing.F) {
-	for _, s := range append(seedTexts, seedLines(f)...) {
-		f.Add(s)
-	}
-	for _, s := range []string{"- key: v", "+  - token: abc", "--: x", "-- : y", " \t-\tk:  v # c", `"k": "v"`, "k=v", ":x"} {
-		f.Add(s)
-	}
+	addSeeds(f, "- key: v", "+  - token: abc", "--: x", "-- : y", " \t-\tk:  v # c", `"k": "v"`, "k=v", ":x")
 	f.Fuzz(func(t *testing.T, s string) {
 		if len(s) > 4096 {
 			return
@@ -174,13 +171,8 @@ func FuzzYAMLPairGate(f *testing.F) {
 
 // FuzzReferences holds references, the scan, equal to refRE.
 func FuzzReferences(f *testing.F) {
-	for _, s := range append(seedTexts, seedLines(f)...) {
-		f.Add(s)
-	}
-	for _, s := range []string{"${{ a }}", "${{a}b}", "${{a}", "${a", "${", "$", "$_1x$y", "{env:X}", "{env:}", "{env:1}", "{file:~/k}",
-		"{file:", "%APPDATA%", "%A", "%%", "Bearer ${env:T}x{env:U}", "${A}${B}", "$${{x}}}", "\xff${\xfe}", "{env:A_b9}}"} {
-		f.Add(s)
-	}
+	addSeeds(f, "${{ a }}", "${{a}b}", "${{a}", "${a", "${", "$", "$_1x$y", "{env:X}", "{env:}", "{env:1}", "{file:~/k}",
+		"{file:", "%APPDATA%", "%A", "%%", "Bearer ${env:T}x{env:U}", "${A}${B}", "$${{x}}}", "\xff${\xfe}", "{env:A_b9}}")
 	f.Fuzz(func(t *testing.T, s string) {
 		if len(s) > 4096 {
 			return
@@ -198,13 +190,8 @@ func FuzzReferences(f *testing.F) {
 // FuzzYAMLKeyGate holds yamlKeyMayHide to never turn away a line whose
 // yamlPair match maskPair would change.
 func FuzzYAMLKeyGate(f *testing.F) {
-	for _, s := range append(seedTexts, seedLines(f)...) {
-		f.Add(s)
-	}
-	for _, s := range []string{"- token: abcdefghijklmnop", "-API_KEY: x8f7a6s5d4f3g2h1", "+  - password: hunter2", "--TOKEN: v",
-		"  - AWS_SECRET : ab12cd34ef56gh78", "- -KEY: qwertyuiopasdfgh", "url: https://x", "type: stdio", "+-X_1: Zq9Wm2Lk8Pn4Rt6Y", "-MY_VALUE: q7Xk2Lm9Qr4Tz8Wv3Ny6Bp1Hs5Jd0"} {
-		f.Add(s)
-	}
+	addSeeds(f, "- token: abcdefghijklmnop", "-API_KEY: x8f7a6s5d4f3g2h1", "+  - password: hunter2", "--TOKEN: v",
+		"  - AWS_SECRET : ab12cd34ef56gh78", "- -KEY: qwertyuiopasdfgh", "url: https://x", "type: stdio", "+-X_1: Zq9Wm2Lk8Pn4Rt6Y", "-MY_VALUE: q7Xk2Lm9Qr4Tz8Wv3Ny6Bp1Hs5Jd0")
 	f.Fuzz(func(t *testing.T, s string) {
 		if len(s) > 4096 || !mayBeYAMLPair(s) || yamlKeyMayHide(s) {
 			return
@@ -220,13 +207,8 @@ func FuzzYAMLKeyGate(f *testing.F) {
 // FuzzPairGates holds the gates before assignPair, flagPair and
 // lineCredential to never turn away a line the regexp matches.
 func FuzzPairGates(f *testing.F) {
-	for _, s := range append(seedTexts, seedLines(f)...) {
-		f.Add(s)
-	}
-	for _, s := range []string{"API_KEY=abc", "--token=x", `k = "v"`, "a=b&c", "x= y", "=v", "-=v", `"--api-key", "sk"`,
-		`'-t' , 'v'`, "Bearer abcdefgh", "bearer\tabcdefg", "TOKEN \f12345678", "Basic ${X}", "token:abcdefghij"} {
-		f.Add(s)
-	}
+	addSeeds(f, "API_KEY=abc", "--token=x", `k = "v"`, "a=b&c", "x= y", "=v", "-=v", `"--api-key", "sk"`,
+		`'-t' , 'v'`, "Bearer abcdefgh", "bearer\tabcdefg", "TOKEN \f12345678", "Basic ${X}", "token:abcdefghij")
 	f.Fuzz(func(t *testing.T, s string) {
 		if len(s) > 4096 {
 			return
@@ -269,13 +251,8 @@ func findTokensByIndex(text string) []tokenMatch {
 // FuzzFindTokens holds findTokens, its prefixes found in one pass, equal
 // to the search prefix by prefix it replaced.
 func FuzzFindTokens(f *testing.F) {
-	for _, s := range append(seedTexts, seedLines(f)...) {
-		f.Add(s)
-	}
-	for _, s := range []string{"AKIAKIA0123456789ABCDEFGH", "ATATATT" + strings.Repeat("a", 40), "sk-sk-proj-" + strings.Repeat("Ab1", 20),
-		"xoxb-xoxp-1234567890abc", "eyJeyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abcdefghijk", "ghp_" + strings.Repeat("a", 36) + "ghp_"} {
-		f.Add(s)
-	}
+	addSeeds(f, "AKIAKIA0123456789ABCDEFGH", "ATATATT"+strings.Repeat("a", 40), "sk-sk-proj-"+strings.Repeat("Ab1", 20),
+		"xoxb-xoxp-1234567890abc", "eyJeyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abcdefghijk", "ghp_"+strings.Repeat("a", 36)+"ghp_")
 	f.Fuzz(func(t *testing.T, s string) {
 		if len(s) > 4096 {
 			return
