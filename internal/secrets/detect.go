@@ -374,6 +374,12 @@ type scanner struct {
 	valueFrom int
 	whole     bool // the value holds no reference
 	out       []Finding
+	// word is the word of value that pathLikeAt looked at last: its
+	// bounds and whether it holds "://".
+	word struct {
+		from, to int
+		url      bool
+	}
 }
 
 func (s *scanner) overlaps(start, end int) bool {
@@ -508,11 +514,9 @@ func (s *scanner) piece(start, end int) {
 	if hashName(s.field.Name) {
 		return
 	}
-	v := s.value
-	pathLike := strings.Contains(v, "://") || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") ||
-		strings.HasPrefix(v, ".") || (len(v) > 2 && v[1] == ':' && (v[2] == '\\' || v[2] == '/'))
 	i := 0
 	for i < len(text) {
+		pathLike := s.pathLikeAt(start + i)
 		if !runByte(text[i], pathLike) {
 			i++
 			continue
@@ -538,6 +542,59 @@ func (s *scanner) piece(start, end int) {
 		}
 		i = j
 	}
+}
+
+// pathLikeAt reports whether the word of the value that holds position p
+// reads as a path or a URL, in which a slash ends a high-entropy run: it
+// holds "://", or it starts like a path (/, ~, ., or a drive, C:\ or C:/).
+// A word is what lies between white space, so that a path at the start of
+// a value (./bin/server --key ...) does not cut a key further on at its
+// slashes, which found the key from its slash on and left the rest of it
+// in the file. The word is read from after the references and findings it
+// starts with: Extract puts a reference where a finding was, and the scan
+// of what it leaves must cut the rest of the word as this one did (the
+// property FuzzScan checks).
+func (s *scanner) pathLikeAt(p int) bool {
+	v := s.value
+	if p < s.word.from || p >= s.word.to { // the word is looked up once for its runs
+		s.word.from = strings.LastIndexAny(v[:p], " \t\r\n") + 1
+		s.word.to = len(v)
+		if k := strings.IndexAny(v[p:], " \t\r\n"); k >= 0 {
+			s.word.to = p + k
+		}
+		s.word.url = strings.Contains(v[s.word.from:s.word.to], "://")
+	}
+	from, to := s.word.from, s.word.to
+	if s.word.url {
+		return true
+	}
+	for from < p {
+		if end := referenceAt(v, from); end > from {
+			from = end
+			continue
+		}
+		if end := s.findingFrom(from); end > from {
+			from = end
+			continue
+		}
+		break
+	}
+	if from >= to {
+		return false // a reference or a finding with white space in it ends the word
+	}
+	w := v[from:to]
+	return strings.HasPrefix(w, "/") || strings.HasPrefix(w, "~") || strings.HasPrefix(w, ".") ||
+		(len(w) > 2 && w[1] == ':' && (w[2] == '\\' || w[2] == '/'))
+}
+
+// findingFrom is the end of the finding that begins at p, or 0.
+func (s *scanner) findingFrom(p int) int {
+	for _, f := range s.out {
+		if f.Start == p {
+			return f.End
+		}
+	}
+	return 0
 }
 
 // runByte reports whether c may be part of a high-entropy run. In paths
