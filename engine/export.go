@@ -132,6 +132,9 @@ func (e *Engine) Export(o ExportOptions) (*ExportRun, error) {
 		run.Close()
 		return nil, err
 	}
+	// An export reads the store and never edits it: what it parsed of
+	// the store's syntax need not be held while it plans and writes.
+	st.DropSyntax()
 	if note := e.StoreNote(st); note != "" {
 		run.Notes = append(run.Notes, note)
 	}

@@ -161,6 +161,15 @@ func (m *memo) put(filename string, src, data []byte, blocks map[string]*serverB
 	m.filename, m.src, m.data, m.blocks = filename, slices.Clone(src), data, blocks
 }
 
+// forget forgets the store parsed last when it is filename's src.
+func (m *memo) forget(filename string, src []byte) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.filename == filename && bytes.Equal(m.src, src) {
+		m.filename, m.src, m.data, m.blocks = "", nil, nil, nil
+	}
+}
+
 func (m *memo) get(filename string, src []byte) (*Store, canonical.Diagnostics, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -184,6 +193,20 @@ func storeOf(filename string, src []byte, p parsed) *Store {
 	s.Servers.Servers, s.Clients, s.ClientFiles, s.Resolvers, s.Sources = p.Servers, p.Clients, p.ClientFiles, p.Resolvers, p.Sources
 	s.blocks = nil // newStore's empty map would say every server is new
 	return s
+}
+
+// DropSyntax lets go of the syntax tree of a store that was parsed, for a
+// run that only reads the store (an export, a diff): an edit reads it
+// again from the bytes (ensureSyntax), as for a store from the cache. The
+// tree of 10,000 servers is some 40 MB: an export right after an edit of
+// the store held it to the end, and each of its collections marked it.
+// This process's memo of the last parse (lastParsed) lets go of it too.
+func (s *Store) DropSyntax() {
+	if s.blocks == nil || s.broken {
+		return
+	}
+	lastParsed.forget(s.Path, s.src)
+	s.blocks = nil
 }
 
 // ensureSyntax reads the server blocks of a store that came from the cache

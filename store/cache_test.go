@@ -69,6 +69,7 @@ func checkCached(t *testing.T, src []byte) {
 			}
 		}
 	}
+	checkDropped(t, src, pds)
 	lastParsed.put("", nil, nil, nil) // a new process: from the disk cache
 	cached, cds := ParseCached("f.hcl", src, c)
 	if pds.HasErrors() {
@@ -98,6 +99,33 @@ func checkCached(t *testing.T, src []byte) {
 	}
 	if a, b := editForCache(parsed), editForCache(cached); string(a) != string(b) {
 		t.Fatalf("the same edit differs:\nparsed %q\ncached %q\n-- src --\n%s", a, b, src)
+	}
+}
+
+// checkDropped: a parsed store whose syntax a reader let go of
+// (DropSyntax) holds none, nor does the memo of the last parse, and it
+// writes and edits to the same bytes as a parsed one.
+func checkDropped(t *testing.T, src []byte, pds canonical.Diagnostics) {
+	t.Helper()
+	defer lastParsed.put("", nil, nil, nil)
+	drop := func() *Store {
+		s, _ := ParseCached("f.hcl", src, &memCache{})
+		s.DropSyntax()
+		if !pds.HasErrors() && (s.blocks != nil || lastParsed.blocks != nil) {
+			t.Fatalf("the syntax is still held after DropSyntax:\n%s", src)
+		}
+		return s
+	}
+	if pds.HasErrors() {
+		drop() // nothing to let go of, and nothing may break
+		return
+	}
+	if got := drop().Bytes(); string(got) != string(src) {
+		t.Fatalf("untouched store rewritten after DropSyntax:\n%q\n%q", src, got)
+	}
+	reparsed, _ := Parse("f.hcl", src)
+	if a, b := editForCache(reparsed), editForCache(drop()); string(a) != string(b) {
+		t.Fatalf("the same edit differs:\nparsed %q\nafter DropSyntax %q\n-- src --\n%s", a, b, src)
 	}
 }
 
