@@ -391,19 +391,28 @@ func (s *scanner) overlaps(start, end int) bool {
 	return false
 }
 
-// swallow removes the findings that [start, end), a token parameter's
-// value, holds and is larger than, when it holds every finding it overlaps
-// and none of them is a provider's token (whose kind names the variable): a
-// password inside a URL that is the parameter's value is part of the one
-// secret there, and moving only the password out would leave the rest of
-// the value in the file. (A password in a URL of its own stays the finding:
-// postgres://u:${DB_PASSWORD}@h keeps the URL readable.) It reports whether
-// the span is free now.
-func (s *scanner) swallow(start, end int) bool {
+// swallow removes the findings that [start, end) holds and is larger
+// than, when it holds every finding it overlaps, and reports whether the
+// span is free now. The span is a value that is one secret as a whole, and
+// moving only a part of it out would leave the rest in the file:
+//
+//   - a token parameter's value (KindURLQuery): a password inside a URL
+//     that is the parameter's value is part of the one secret there. A
+//     provider's token inside it (whose kind names the variable) stays the
+//     finding, and what is left of the value runs into its reference, which
+//     the next scan does not count. (A password in a URL of its own stays
+//     the finding too: postgres://u:${DB_PASSWORD}@h keeps the URL readable.)
+//   - a scheme credential (KindCredential): "Bearer acct+eyJ…" is sent
+//     whole, so the JWT or provider's token in it is no secret of its own,
+//     and "acct+" left before its reference would be found again. A
+//     credential that is exactly a token (Bearer ghp_…) leaves the token
+//     the finding, for the variable its kind names.
+func (s *scanner) swallow(kind Kind, start, end int) bool {
 	var inner []int
 	for i, f := range s.out {
 		if start < f.End && f.Start < end {
-			if f.Start < start || f.End > end || f.EnvVar != "" || f.End-f.Start == end-start {
+			if f.Start < start || f.End > end || f.End-f.Start == end-start ||
+				(f.EnvVar != "" && kind != KindCredential) {
 				return false
 			}
 			inner = append(inner, i)
@@ -438,7 +447,7 @@ func (s *scanner) add(kind Kind, label, envVar string, start, end int) {
 	if start >= end {
 		return
 	}
-	if s.overlaps(start, end) && (kind != KindURLQuery || !s.swallow(start, end)) {
+	if s.overlaps(start, end) && (kind != KindURLQuery && kind != KindCredential || !s.swallow(kind, start, end)) {
 		return
 	}
 	f := Finding{Kind: kind, Label: label, EnvVar: envVar, Start: start, End: end, Value: s.value[start:end]}
@@ -492,7 +501,10 @@ func (s *scanner) piece(start, end int) {
 	// 3. Scheme credentials: Bearer …, Basic …, Token ….
 	if hasSchemeWord(text) {
 		for _, m := range credentialRE.Get().FindAllStringSubmatchIndex(text, -1) {
-			if cred := text[m[4]:m[5]]; !placeholder(cred) && tokenLike(cred) {
+			// As with a query value, a credential that runs into a
+			// reference (Bearer acct+${TOKEN}) is built from it.
+			intoRef := m[5] == len(text) && end < len(s.value)
+			if cred := text[m[4]:m[5]]; !placeholder(cred) && tokenLike(cred) && !intoRef {
 				s.add(KindCredential, strings.ToLower(text[m[2]:m[3]])+" credential", "", start+m[4], start+m[5])
 			}
 		}

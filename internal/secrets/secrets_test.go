@@ -61,6 +61,9 @@ func TestScanRules(t *testing.T) {
 	}{
 		{"bearer header", Field{InHeader, "Authorization"}, "Bearer Zk3q9XvB2mLp7RtW", []string{"Zk3q9XvB2mLp7RtW"}},
 		{"bearer reference", Field{InHeader, "Authorization"}, "Bearer ${LINEAR_API_KEY}", nil},
+		{"bearer built from a reference", Field{InHeader, "Authorization"}, "Bearer acct-2024+${TOKEN}", nil},
+		{"bearer holding a token is one secret", Field{InHeader, "Authorization"}, "Bearer acct-2024+" + ghToken, []string{"acct-2024+" + ghToken}},
+		{"bearer that is a token stays the token", Field{InHeader, "Authorization"}, "Bearer " + ghToken, []string{ghToken}},
 		{"header named", Field{InHeader, "X-Api-Key"}, "abcd1234efgh", []string{"abcd1234efgh"}},
 		{"env named", Field{InEnv, "API_KEY"}, "sk-live-123456", []string{"sk-live-123456"}},
 		{"env password short", Field{InEnv, "DB_PASSWORD"}, "pgpass", []string{"pgpass"}},
