@@ -391,6 +391,10 @@ func (s *scanner) overlaps(start, end int) bool {
 	return false
 }
 
+// oneSecret reports whether a finding of kind is one secret as a whole,
+// which swallows the findings inside it.
+func oneSecret(kind Kind) bool { return kind == KindURLQuery || kind == KindCredential }
+
 // swallow removes the findings that [start, end) holds and is larger
 // than, when it holds every finding it overlaps, and reports whether the
 // span is free now. The span is a value that is one secret as a whole, and
@@ -447,7 +451,7 @@ func (s *scanner) add(kind Kind, label, envVar string, start, end int) {
 	if start >= end {
 		return
 	}
-	if s.overlaps(start, end) && (kind != KindURLQuery && kind != KindCredential || !s.swallow(kind, start, end)) {
+	if s.overlaps(start, end) && !(oneSecret(kind) && s.swallow(kind, start, end)) {
 		return
 	}
 	f := Finding{Kind: kind, Label: label, EnvVar: envVar, Start: start, End: end, Value: s.value[start:end]}
@@ -472,6 +476,11 @@ var (
 
 func (s *scanner) piece(start, end int) {
 	text := s.value[start:end]
+	// intoRef reports whether a match ending at i of text runs into the
+	// reference after this piece: a query value or a scheme credential
+	// that does (key=abc${K}, Bearer acct+${TOKEN}) is built from it, and
+	// the secret is the reference's, not this text's.
+	intoRef := func(i int) bool { return i == len(text) && end < len(s.value) }
 	// 1. Provider formats and JWTs.
 	for _, m := range findTokens(text) {
 		if !tokenBoundary(text, m.start, m.end) || placeholderToken(text[m.start:m.end]) {
@@ -490,10 +499,7 @@ func (s *scanner) piece(start, end int) {
 	if strings.ContainsAny(text, "?&") {
 		for _, m := range queryRE.Get().FindAllStringSubmatchIndex(text, -1) {
 			name, v := text[m[2]:m[3]], text[m[4]:m[5]]
-			// A value that runs into a reference (key=abc${K}) is built
-			// from it: the secret is the reference's, not this text's.
-			intoRef := m[5] == len(text) && end < len(s.value)
-			if queryName(name) && len(v) >= 6 && !placeholder(v) && !intoRef {
+			if queryName(name) && len(v) >= 6 && !placeholder(v) && !intoRef(m[5]) {
 				s.add(KindURLQuery, "token in the URL's "+name+" parameter", "", start+m[4], start+m[5])
 			}
 		}
@@ -501,10 +507,7 @@ func (s *scanner) piece(start, end int) {
 	// 3. Scheme credentials: Bearer …, Basic …, Token ….
 	if hasSchemeWord(text) {
 		for _, m := range credentialRE.Get().FindAllStringSubmatchIndex(text, -1) {
-			// As with a query value, a credential that runs into a
-			// reference (Bearer acct+${TOKEN}) is built from it.
-			intoRef := m[5] == len(text) && end < len(s.value)
-			if cred := text[m[4]:m[5]]; !placeholder(cred) && tokenLike(cred) && !intoRef {
+			if cred := text[m[4]:m[5]]; !placeholder(cred) && tokenLike(cred) && !intoRef(m[5]) {
 				s.add(KindCredential, strings.ToLower(text[m[2]:m[3]])+" credential", "", start+m[4], start+m[5])
 			}
 		}
