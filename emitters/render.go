@@ -28,12 +28,15 @@ type DiffOptions struct {
 // Diff returns the git-style unified diff of every changed file, in plan
 // order: exactly the bytes Apply would write.
 func (p *Plan) Diff(opts DiffOptions) string {
-	var b strings.Builder
-	_ = p.EachDiff(opts, func(d string) error { // never fails: a builder takes every diff
-		b.WriteString(d)
+	// The files' diffs are joined once all are made, into a text of their
+	// size: a builder they were written to grew itself a dozen times for
+	// plan200 (29 files, 1.2 MB), a quarter of the plain diff's time.
+	var diffs []string
+	_ = p.EachDiff(opts, func(d string) error { // never fails: every diff is kept
+		diffs = append(diffs, d)
 		return nil
 	})
-	return b.String()
+	return strings.Join(diffs, "")
 }
 
 // EachDiff calls emit with the diff of each changed file, in plan order

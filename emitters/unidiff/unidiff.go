@@ -319,7 +319,7 @@ func writeHunks(b *strings.Builder, ops []lineOp, opts Options) {
 				// The masked body, then the line's own ending: the two
 				// joined into one string first were a tenth of a masked
 				// diff (BenchmarkDiffMaskedX200).
-				body := strings.TrimRight(text, "\r\n")
+				body := trimLineEnd(text)
 				b.WriteString(opts.Mask(body))
 				b.WriteString(text[len(body):])
 			} else {
@@ -330,6 +330,17 @@ func writeHunks(b *strings.Builder, ops []lineOp, opts Options) {
 			}
 		}
 	}
+}
+
+// trimLineEnd is text without the carriage returns and line feeds it
+// ends in: strings.TrimRight(text, "\r\n"), which makes a set of its
+// cutset's bytes for every call, a twentieth of a masked diff.
+func trimLineEnd(text string) string {
+	end := len(text)
+	for end > 0 && (text[end-1] == '\n' || text[end-1] == '\r') {
+		end--
+	}
+	return text[:end]
 }
 
 // rangeOf spells a hunk range: "start,count", with "start" alone for one

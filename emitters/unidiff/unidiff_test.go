@@ -147,9 +147,18 @@ func TestDiffMaskKeepsLineEndings(t *testing.T) {
 	}
 }
 
+func TestTrimLineEnd(t *testing.T) {
+	for _, s := range []string{"", "\n", "\r\n", "a", "a\n", "a\r\n", "a\r", "a\n\r\n", "\r\r\n", "a\rb\n", " \t\n", "a\x00\n"} {
+		if got, want := trimLineEnd(s), strings.TrimRight(s, "\r\n"); got != want {
+			t.Errorf("trimLineEnd(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
 // FuzzDiff checks, for any pair of texts, that applying the diff with a
-// strict in-test applier reproduces the new text exactly and that every
-// hunk header counts its lines correctly.
+// strict in-test applier reproduces the new text exactly, that every
+// hunk header counts its lines correctly, and that a mask that changes
+// nothing leaves the diff as it is.
 func FuzzDiff(f *testing.F) {
 	for _, c := range cases() {
 		f.Add(c.old, c.new)
@@ -161,6 +170,12 @@ func FuzzDiff(f *testing.F) {
 			return
 		}
 		d := Diff(File{Name: "f", Data: []byte(old)}, File{Name: "f", Data: []byte(new)}, Options{})
+		// A mask that changes nothing gives the plain diff: each line's
+		// body is cut from its ending and joined to it again, byte for byte.
+		same := func(s string) string { return s }
+		if m := Diff(File{Name: "f", Data: []byte(old)}, File{Name: "f", Data: []byte(new)}, Options{Mask: same}); m != d {
+			t.Fatalf("identity mask changed the diff:\n%q\nwant:\n%q", m, d)
+		}
 		if old == new {
 			if d != "" {
 				t.Fatalf("equal texts gave a diff")
