@@ -78,6 +78,26 @@ func BenchmarkDiffMaskedX200(b *testing.B) {
 	benchgoal.Ratio(b, "x-plain", float64(masked)/float64(plain), 2)
 }
 
+// BenchmarkFingerprint200 times the fingerprint of plan200 (what serve
+// names a plan by) and its plain diff (what it named a plan by before)
+// in turn: x-diff, the first over the second, at most 0.5.
+func BenchmarkFingerprint200(b *testing.B) {
+	p := plan200(b)
+	var fingerprint, diff time.Duration
+	for range b.N {
+		t0 := time.Now()
+		if p.Fingerprint() == "" {
+			b.Fatal("no fingerprint")
+		}
+		t1 := time.Now()
+		p.Diff(emitters.DiffOptions{})
+		fingerprint, diff = fingerprint+t1.Sub(t0), diff+time.Since(t1)
+	}
+	b.ReportMetric(float64(fingerprint.Microseconds())/1000/float64(b.N), "ms-fingerprint")
+	b.ReportMetric(float64(diff.Microseconds())/1000/float64(b.N), "ms-diff")
+	benchgoal.Ratio(b, "x-diff", float64(fingerprint)/float64(diff), 0.5)
+}
+
 // backups makes n applies of one-line changes to 4 files, as a long-used
 // machine would have: n backup directories.
 func backups(b *testing.B, n int) string {

@@ -1,6 +1,7 @@
 package serve_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpsync/mcpsync/emitters"
 	"github.com/mcpsync/mcpsync/engine"
 	"github.com/mcpsync/mcpsync/internal/xdg"
 	"github.com/mcpsync/mcpsync/serve"
@@ -195,6 +197,33 @@ func TestStalePlanIDWritesNothing(t *testing.T) {
 	}
 }
 
+// A plan id made before a client's file was edited by hand writes
+// nothing, though the store is as it was: what the plan writes over has
+// changed, and the export comes back with a new id.
+func TestPlanIDStaleAfterFileEdit(t *testing.T) {
+	s := newSandbox(t)
+	s.write(".config/mcpsync/mcpsync.hcl", "server \"fetch\" {\n  command = \"uvx\"\n  args    = [\"mcp-server-fetch\"]\n}\n")
+	s.write(".cursor/mcp.json", "{\"mcpServers\": {}}\n")
+	c := s.client()
+	d, _ := call(t, c, "diff", map[string]any{"clients": []string{"cursor"}})
+	old := d["plan_id"].(string)
+
+	edited := "{\"mcpServers\": {\"mine\": {\"command\": \"my-server\"}}}\n"
+	s.write(".cursor/mcp.json", edited)
+	ex, _ := call(t, c, "export", map[string]any{"clients": []string{"cursor"}, "plan_id": old})
+	if ex["done"] != false || ex["stale"] != true || ex["plan_id"] == old {
+		t.Fatalf("export with a plan_id made before the file was edited: %v", ex)
+	}
+	if got := s.read(".cursor/mcp.json"); got != edited {
+		t.Fatalf("export with a stale plan_id wrote Cursor's file:\n%s", got)
+	}
+	ex, _ = call(t, c, "export", map[string]any{"clients": []string{"cursor"}, "plan_id": ex["plan_id"]})
+	got := s.read(".cursor/mcp.json")
+	if ex["done"] != true || !strings.Contains(got, "my-server") || !strings.Contains(got, "mcp-server-fetch") {
+		t.Fatalf("export with the new plan_id: %v\n%s", ex, got)
+	}
+}
+
 // No tool result and no resource holds a literal secret of the store.
 func TestResultsMaskSecrets(t *testing.T) {
 	const token = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"
@@ -335,3 +364,52 @@ func BenchmarkListServers1000(b *testing.B) {
 
 func testingNow() time.Time             { return time.Now() }
 func testingSince(t0 time.Time) float64 { return float64(time.Since(t0).Nanoseconds()) }
+
+// BenchmarkDiffToolServer1000 is the server's side of a tools/call diff
+// of 1,000 servers to every client: the call handled and its answer
+// encoded as the stdio and HTTP transports send it, against the engine's
+// work inside it (the dry-run export and its masked diff). x-engine is
+// the first over the second: what answering costs on top of the work.
+func BenchmarkDiffToolServer1000(b *testing.B) {
+	s := newSandbox(b)
+	var store strings.Builder
+	for i := range 1000 {
+		fmt.Fprintf(&store, "server \"s%04d\" {\n  command = \"npx\"\n  args    = [\"-y\", \"pkg-%d\"]\n  env     = { KEY = env(\"KEY\") }\n}\n\n", i, i)
+	}
+	s.write(".config/mcpsync/mcpsync.hcl", store.String())
+	var ids []string
+	for _, ad := range s.engine().Registry().All() {
+		ids = append(ids, ad.ID())
+	}
+	srv := serve.New(serve.Options{Engine: s.engine, Version: "test"})
+	ctx := context.Background()
+	srv.HandleMessage(ctx, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"0"}}}`))
+	args, _ := json.Marshal(map[string]any{"clients": ids})
+	req := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"diff","arguments":` + string(args) + `}}`)
+	var server, work float64
+	size := 0
+	for b.Loop() {
+		t0 := testingNow()
+		out, err := json.Marshal(srv.HandleMessage(ctx, req))
+		server += testingSince(t0)
+		if err != nil || !bytes.Contains(out, []byte("s0999")) || !bytes.Contains(out, []byte("plan_id")) {
+			b.Fatalf("diff: %v %.300s", err, out)
+		}
+		size = len(out)
+		t0 = testingNow()
+		e := s.engine()
+		run, err := e.Export(engine.ExportOptions{To: ids, DryRun: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if run.Plan.Diff(emitters.DiffOptions{Base: e.ProjectRoot(), Mask: run.Plan.SecretMask()}) == "" {
+			b.Fatal("empty diff")
+		}
+		run.Close()
+		work += testingSince(t0)
+	}
+	b.ReportMetric(server/float64(b.N)/1e6, "ms-server")
+	b.ReportMetric(work/float64(b.N)/1e6, "ms-engine")
+	b.ReportMetric(float64(size)/(1<<20), "MiB-answer")
+	b.ReportMetric(server/work, "x-engine")
+}

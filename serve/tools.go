@@ -207,7 +207,7 @@ func (h *handlers) planExport(e *engine.Engine, a exportArgs, dryRun bool) (rend
 	diff := emitters.DiffOptions{Base: e.ProjectRoot(), Mask: p.SecretMask()}
 	out := render.Export(run, true, paths(e), &diff)
 	a.PlanID = ""
-	id := planID("export", a, p.Diff(emitters.DiffOptions{Base: e.ProjectRoot()})+skippedText(run.Skipped))
+	id := planID("export", a, p.Fingerprint()+skippedText(run.Skipped))
 	if len(run.Diags) > 0 && out.Warnings == nil {
 		out.Warnings = run.Diags
 	}
@@ -275,7 +275,7 @@ func (h *handlers) sync(_ context.Context, a syncArgs) (any, error) {
 	p := run.Result.Plan
 	diff := emitters.DiffOptions{Base: e.ProjectRoot(), Mask: p.SecretMask()}
 	plan := render.Sync(run, true, nil, paths(e), &diff)
-	id := planID("sync", a, p.Diff(emitters.DiffOptions{Base: e.ProjectRoot()})+fmt.Sprint(run.Result.Outcomes, run.Result.Conflicts))
+	id := planID("sync", a, p.Fingerprint()+fmt.Sprint(run.Result.Outcomes, run.Result.Conflicts))
 	if c := confirm(given, id, plan, "sync"); c != nil {
 		return c, nil
 	}
@@ -368,7 +368,7 @@ func (h *handlers) restore(_ context.Context, a restoreArgs) (any, error) {
 	p := run.Plan
 	diff := emitters.DiffOptions{Base: e.ProjectRoot(), Mask: emitters.MaskSecrets}
 	plan := render.Restore(p, true, nil, paths(e), diff)
-	id := planID("restore", a, p.Diff(emitters.DiffOptions{Base: e.ProjectRoot()}))
+	id := planID("restore", a, p.Fingerprint())
 	if c := confirm(given, id, plan, "restore these files"); c != nil {
 		return c, nil
 	}
@@ -455,7 +455,7 @@ func (h *handlers) planAdd(e *engine.Engine, o engine.AddOptions, a addArgs, ds 
 		diff := emitters.DiffOptions{Base: e.ProjectRoot(), Mask: p.SecretMask()}
 		x := render.Export(run.Export, true, paths(e), &diff)
 		plan.Export = &x
-		fp += p.Diff(emitters.DiffOptions{Base: e.ProjectRoot()})
+		fp += p.Fingerprint()
 	}
 	return plan, planID("add_server", a, fp), nil
 }
