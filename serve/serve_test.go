@@ -332,16 +332,23 @@ func TestHTTPNeedsTokenAndLoopback(t *testing.T) {
 	}
 }
 
+// sandboxWithServers is a sandbox whose user store holds n stdio servers,
+// s0000 on, each with an env reference.
+func sandboxWithServers(tb testing.TB, n int) *sandbox {
+	s := newSandbox(tb)
+	var store strings.Builder
+	for i := range n {
+		fmt.Fprintf(&store, "server \"s%04d\" {\n  command = \"npx\"\n  args    = [\"-y\", \"pkg-%d\"]\n  env     = { KEY = env(\"KEY\") }\n}\n\n", i, i)
+	}
+	s.write(".config/mcpsync/mcpsync.hcl", store.String())
+	return s
+}
+
 // BenchmarkListServers1000 is a tools/call list_servers round trip on a
 // 1,000-server store, against engine.List, which it wraps: x-engine is
 // what the MCP layer costs on top.
 func BenchmarkListServers1000(b *testing.B) {
-	s := newSandbox(b)
-	var store strings.Builder
-	for i := range 1000 {
-		fmt.Fprintf(&store, "server \"s%04d\" {\n  command = \"npx\"\n  args    = [\"-y\", \"pkg-%d\"]\n  env     = { KEY = env(\"KEY\") }\n}\n\n", i, i)
-	}
-	s.write(".config/mcpsync/mcpsync.hcl", store.String())
+	s := sandboxWithServers(b, 1000)
 	c := s.client()
 	var viaMCP, direct float64
 	for b.Loop() {
@@ -371,12 +378,7 @@ func testingSince(t0 time.Time) float64 { return float64(time.Since(t0).Nanoseco
 // work inside it (the dry-run export and its masked diff). x-engine is
 // the first over the second: what answering costs on top of the work.
 func BenchmarkDiffToolServer1000(b *testing.B) {
-	s := newSandbox(b)
-	var store strings.Builder
-	for i := range 1000 {
-		fmt.Fprintf(&store, "server \"s%04d\" {\n  command = \"npx\"\n  args    = [\"-y\", \"pkg-%d\"]\n  env     = { KEY = env(\"KEY\") }\n}\n\n", i, i)
-	}
-	s.write(".config/mcpsync/mcpsync.hcl", store.String())
+	s := sandboxWithServers(b, 1000)
 	var ids []string
 	for _, ad := range s.engine().Registry().All() {
 		ids = append(ids, ad.ID())
