@@ -3,8 +3,11 @@ package tomledit
 import (
 	"bytes"
 	"path/filepath"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
+	"github.com/BurntSushi/toml"
 	"github.com/mcpsync/mcpsync/formats/formatstest"
 	"github.com/mcpsync/mcpsync/formats/internal/value"
 )
@@ -157,4 +160,30 @@ func asSyntax(err error, se **SyntaxError) bool {
 	s, ok := err.(*SyntaxError)
 	*se = s
 	return ok
+}
+
+// FuzzRenderKey holds RenderKey to TOML: what it spells reads back, as a
+// key, as the key it was given; bare exactly when the key is A-Z, a-z,
+// 0-9, _ and - alone, as the strings.Trim it replaced decided.
+func FuzzRenderKey(f *testing.F) {
+	for _, k := range []string{"", "a", "mcp_servers", "my-server", "a.b", "a b", "ü", `a"b`, "0", "_-", "\x00", "a\nb"} {
+		f.Add(k)
+	}
+	f.Fuzz(func(t *testing.T, k string) {
+		r := RenderKey(k)
+		bare := k != "" && strings.Trim(k, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-") == ""
+		if (r == k) != bare {
+			t.Fatalf("RenderKey(%q) = %q; bare should be %v", k, r, bare)
+		}
+		if !utf8.ValidString(k) {
+			return // TOML keys are UTF-8
+		}
+		var m map[string]any
+		if _, err := toml.Decode(r+" = 1\n", &m); err != nil {
+			t.Fatalf("RenderKey(%q) = %q does not read back: %v", k, r, err)
+		}
+		if _, ok := m[k]; !ok || len(m) != 1 {
+			t.Fatalf("RenderKey(%q) = %q reads back as %v", k, r, m)
+		}
+	})
 }

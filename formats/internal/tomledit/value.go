@@ -97,10 +97,22 @@ func formatTime(t time.Time) string {
 
 // RenderKey spells one key part: bare when it may be, quoted otherwise.
 func RenderKey(k string) string {
-	if k != "" && strings.Trim(k, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-") == "" {
+	if bareKey(k) {
 		return k
 	}
 	return renderString(k)
+}
+
+// bareKey reports whether k may be written bare: A-Z, a-z, 0-9, _ and -,
+// at least one. (strings.Trim with those 64 bytes as its cutset made a set
+// of them for every key a Codex file was written with.)
+func bareKey(k string) bool {
+	for i := 0; i < len(k); i++ {
+		if c := k[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return k != ""
 }
 
 // RenderPath spells a dotted key.
