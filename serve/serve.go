@@ -86,7 +86,7 @@ func result(v any) *mcp.CallToolResult {
 	masked := secrets.MaskTokens(string(data))
 	structured := []byte(masked)
 	if !json.Valid(structured) {
-		return mcp.NewToolResultError("mcpsync: cannot encode the result: the masked result is not JSON")
+		return mcp.NewToolResultError("mcpsync: cannot encode the result: masking its secrets left no valid JSON; this is a bug in mcpsync, please report it with the tool and its arguments")
 	}
 	if structured[0] != '{' { // structured content is an object (json.Marshal starts a value at its first byte)
 		structured = append(append([]byte(`{"result":`), structured...), '}')
