@@ -268,3 +268,83 @@ func FuzzFindTokens(f *testing.F) {
 		}
 	})
 }
+
+// replaceFoundCopying is replaceFound as it was: the text copied whole for
+// every line with a match. FuzzReplaceFound holds the two equal.
+func replaceFoundCopying(s string, ms [][]int, fn func(g []string) string) string {
+	if ms == nil {
+		return s
+	}
+	var b strings.Builder
+	at := 0
+	g := make([]string, len(ms[0])/2)
+	for _, m := range ms {
+		for i := range g {
+			g[i] = ""
+			if m[2*i] >= 0 {
+				g[i] = s[m[2*i]:m[2*i+1]]
+			}
+		}
+		b.WriteString(s[at:m[0]])
+		b.WriteString(fn(g))
+		at = m[1]
+	}
+	b.WriteString(s[at:])
+	return b.String()
+}
+
+// FuzzReplaceFound holds replaceFound, which copies a line only from its
+// first changed match, equal to replaceFoundCopying: for the matches of
+// every pattern MaskLine rewrites with, with maskPair as MaskLine calls
+// it, and with a rewrite that changes only every other match (the
+// matches before the first change stay, and those after it are copied).
+func FuzzReplaceFound(f *testing.F) {
+	addSeeds(f, `"a": "b", "token": "abcdefgh12345678", "c": "d"`, `x = "1" y = "2"`, `--token=abc --api-key=ZZZZ`)
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 4096 {
+			return
+		}
+		pair := func(g []string) string { return maskPair(g[1], g[2], g[3], g[4], g[5], g[0]) }
+		assign := func(g []string) string { return maskPair(g[1], g[2], g[3], g[4], "", g[0]) }
+		var n int
+		everyOther := func(g []string) string {
+			n++
+			if n%2 == 0 {
+				return "<" + g[0] + ">"
+			}
+			return g[0]
+		}
+		for _, c := range []struct {
+			ms [][]int
+			fn func([]string) string
+		}{
+			{quotedPairs(s), pair},
+			{singleQuotedPair.Get().FindAllStringSubmatchIndex(s, -1), pair},
+			{assignPair.Get().FindAllStringSubmatchIndex(s, -1), assign},
+			{flagPair.Get().FindAllStringSubmatchIndex(s, -1), pair},
+			{quotedPairs(s), everyOther},
+		} {
+			n = 0
+			want := replaceFoundCopying(s, c.ms, c.fn)
+			n = 0
+			if got := replaceFound(s, c.ms, c.fn); got != want {
+				t.Fatalf("replaceFound(%q) = %q, copying the line gives %q", s, got, want)
+			}
+		}
+	})
+}
+
+// FuzzLiteralText holds literalText, which returns a value with no
+// reference as it is, equal to joining its literalPieces.
+func FuzzLiteralText(f *testing.F) {
+	addSeeds(f, "Bearer ${TOKEN}", "a%b", "{file:x}y", "plain", "")
+	f.Fuzz(func(t *testing.T, s string) {
+		var b strings.Builder
+		for _, p := range literalPieces(s) {
+			b.WriteString(s[p[0]:p[1]])
+		}
+		if got := literalText(s); got != b.String() {
+			t.Fatalf("literalText(%q) = %q, its pieces are %q", s, got, b.String())
+		}
+	})
+}
