@@ -3,11 +3,13 @@ package secrets
 import (
 	"encoding/json"
 	"fmt"
+	"hash/maphash"
 	"runtime"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/mcpsync/mcpsync/canonical"
 )
@@ -432,12 +434,12 @@ func ScrubberFor(sets ...canonical.Set) *Scrubber {
 	workers := max(1, min(runtime.GOMAXPROCS(0), len(sets)/scrubSetsPerWorker))
 	found := make([][]string, workers)
 	if workers == 1 {
-		found[0] = v.Add(sets...)
+		found[0] = v.add(nil, sets)
 	} else {
 		var wg sync.WaitGroup
 		for w := range workers {
 			lo, hi := w*len(sets)/workers, (w+1)*len(sets)/workers
-			wg.Go(func() { found[w] = v.Add(sets[lo:hi]...) })
+			wg.Go(func() { found[w] = v.add(map[string]bool{}, sets[lo:hi]) })
 		}
 		wg.Wait()
 	}
@@ -460,26 +462,54 @@ const scrubSetsPerWorker = 8
 // not scanned again. A Scrubber given every value Add returned masks as
 // ScrubberFor of all the sets does (it is that). Safe for concurrent use.
 type Values struct {
+	seed   maphash.Seed
+	once   sync.Once
+	shards [valueShards]valueShard
+}
+
+const valueShards = 64
+
+type valueShard struct {
 	mu   sync.Mutex
 	seen map[string]bool
+	_    [64 - unsafe.Sizeof(sync.Mutex{}) - unsafe.Sizeof(map[string]bool(nil))]byte
 }
 
 // Add scans the servers of sets not scanned yet and returns their values.
-func (v *Values) Add(sets ...canonical.Set) []string {
+func (v *Values) Add(sets ...canonical.Set) []string { return v.add(nil, sets) }
+
+// add is Add, looking each definition up first in mine, the definitions
+// its caller met before, when that is not nil: ScrubberFor's processors
+// each key a run of a plan's sets, which repeat their servers (read,
+// wanted and written, for every client) in the same order, so that the
+// two met on the lock of the same shard at every repeat (a fifth of
+// keying them). mine costs a string for each definition its caller meets,
+// where the shared set makes one for each it had not met; a plan's files,
+// each added once (ExportOptions.KeepMask), repeat a server at most once
+// a file, and do without it.
+func (v *Values) add(mine map[string]bool, sets []canonical.Set) []string {
+	v.once.Do(func() { v.seed = maphash.MakeSeed() })
 	var out []string
 	var key []byte // one buffer for every server's key: a plan's mask asks for 12,600 of them (200 servers to every client)
 	for _, set := range sets {
 		for _, srv := range set.Servers {
 			key = appendScanKey(key[:0], srv)
-			v.mu.Lock()
-			seen := v.seen[string(key)] // looked up without a copy of key
-			if !seen {
-				if v.seen == nil {
-					v.seen = map[string]bool{}
+			if mine != nil {
+				if mine[string(key)] { // looked up without a copy of key
+					continue
 				}
-				v.seen[string(key)] = true
+				mine[string(key)] = true
 			}
-			v.mu.Unlock()
+			sh := &v.shards[maphash.Bytes(v.seed, key)%valueShards]
+			sh.mu.Lock()
+			seen := sh.seen[string(key)]
+			if !seen {
+				if sh.seen == nil {
+					sh.seen = map[string]bool{}
+				}
+				sh.seen[string(key)] = true
+			}
+			sh.mu.Unlock()
 			if seen {
 				continue
 			}
