@@ -30,12 +30,32 @@ import (
 
 	"github.com/mcpsync/mcpsync/internal/cliargs"
 	"github.com/mcpsync/mcpsync/internal/hugeheap"
+	"github.com/mcpsync/mcpsync/internal/prefault"
 )
 
 func init() {
-	if !PrintsOnly(os.Args[1:]) {
-		hugeheap.OnInput()
+	args := os.Args[1:]
+	if PrintsOnly(args) {
+		return
 	}
+	hugeheap.OnInput()
+	if PlansFiles(args) {
+		prefault.Heap()
+	}
+}
+
+// PlansFiles reports whether args, mcpsync's command line, run a command
+// that reads or plans clients' files: its heap soon fills the runtime's
+// first chunk, which package prefault faults in ahead of it. A command
+// that only reads the store (list, show) or the state (status) uses a
+// fraction of it.
+func PlansFiles(args []string) bool {
+	switch cliargs.Command(args) {
+	case "export", "diff", "sync", "watch", "import", "convert", "doctor", "plan", "apply", "restore",
+		"serve", "policy", "clients":
+		return true
+	}
+	return false
 }
 
 // PrintsOnly reports whether args, mcpsync's command line, ask for a

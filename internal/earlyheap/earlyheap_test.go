@@ -28,3 +28,23 @@ func TestPrintsOnly(t *testing.T) {
 		}
 	}
 }
+
+func TestPlansFiles(t *testing.T) {
+	for args, want := range map[string]bool{
+		"export --to cursor":    true,
+		"-C proj export --json": true,
+		"--store x.hcl sync":    true,
+		"diff":                  true,
+		"watch":                 true,
+		"list":                  false,
+		"--store export list":   false, // a store named export
+		"show gh":               false,
+		"status":                false,
+		"version":               false,
+		"":                      false,
+	} {
+		if got := PlansFiles(strings.Fields(args)); got != want {
+			t.Errorf("PlansFiles(%q) = %v, want %v", args, got, want)
+		}
+	}
+}
