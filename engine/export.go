@@ -115,6 +115,11 @@ func (e *Engine) Export(o ExportOptions) (*ExportRun, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The clients' descriptions are parsed on another processor while the
+	// lock is taken and the store and the state are read: ExportTargets
+	// asks them where they write next, and its own Prepare waits for each
+	// one not parsed yet (each is parsed once).
+	go formats.Prepare(adapters)
 	run := &ExportRun{e: e}
 	if wslNote != "" {
 		run.Notes = append(run.Notes, wslNote)
