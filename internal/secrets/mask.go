@@ -79,13 +79,7 @@ func replaceFound(s string, ms [][]int, fn func(g []string) string) string {
 	var b strings.Builder
 	copied := false // s[:at] is in b
 	at := 0
-	var room [8]string // quotedPair and the line patterns have at most seven groups
-	g := room[:0]
-	if n := len(ms[0]) / 2; n <= len(room) {
-		g = room[:n]
-	} else {
-		g = make([]string, n)
-	}
+	g := make([]string, len(ms[0])/2)
 	for _, m := range ms {
 		for i := range g {
 			g[i] = ""

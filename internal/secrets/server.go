@@ -462,12 +462,13 @@ const scrubSetsPerWorker = 8
 // not scanned again. A Scrubber given every value Add returned masks as
 // ScrubberFor of all the sets does (it is that). Safe for concurrent use.
 type Values struct {
-	seed   maphash.Seed
-	once   sync.Once
 	shards [valueShards]valueShard
 }
 
 const valueShards = 64
+
+// valueSeed hashes a definition's key to its shard of Values.
+var valueSeed = maphash.MakeSeed()
 
 type valueShard struct {
 	mu   sync.Mutex
@@ -488,7 +489,6 @@ func (v *Values) Add(sets ...canonical.Set) []string { return v.add(nil, sets) }
 // each added once (ExportOptions.KeepMask), repeat a server at most once
 // a file, and do without it.
 func (v *Values) add(mine map[string]bool, sets []canonical.Set) []string {
-	v.once.Do(func() { v.seed = maphash.MakeSeed() })
 	var out []string
 	var key []byte // one buffer for every server's key: a plan's mask asks for 12,600 of them (200 servers to every client)
 	for _, set := range sets {
@@ -500,7 +500,7 @@ func (v *Values) add(mine map[string]bool, sets []canonical.Set) []string {
 				}
 				mine[string(key)] = true
 			}
-			sh := &v.shards[maphash.Bytes(v.seed, key)%valueShards]
+			sh := &v.shards[maphash.Bytes(valueSeed, key)%valueShards]
 			sh.mu.Lock()
 			seen := sh.seen[string(key)]
 			if !seen {
