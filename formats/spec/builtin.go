@@ -79,7 +79,7 @@ func Builtin(id string) (*Spec, error) {
 	var specs []*Spec
 	var diags canonical.Diagnostics
 	if c := generatedSchema(id, src); c != nil { // decoded ahead: see generated.go
-		s, ds := build(c, file, src)
+		s, ds := build(c, file, src, false) // checked ahead too
 		specs, diags = []*Spec{s}, ds
 	} else {
 		specs, diags = Parse(file, src)
@@ -137,6 +137,24 @@ func (l *lazyAdapter) MayRead(p string, env formats.Env) bool {
 	return false
 }
 
+// hintsOf is the path hints of the built-in spec id: generated ahead
+// (builtin_gen.go) while its source has the size it was generated from,
+// else read from the source. Reading the thirty sources, which MayRead
+// asks of nearly every client on every write, was about 1 ms of a
+// 50-server export (a copy of each, and the first touch of its pages).
+// A source changed at the same size is caught by TestBuiltinGenIsCurrent.
+func hintsOf(id string) []pathHint {
+	if g, ok := generatedPathHints[id]; ok {
+		if p, ok := builtinPath(id); ok {
+			if fi, err := fs.Stat(builtinFS, p); err == nil && fi.Size() == int64(g.size) {
+				return g.hints
+			}
+		}
+	}
+	src, _ := BuiltinSource(id)
+	return pathHints(string(src))
+}
+
 // pathHint is what the text of one path of a spec says of the files it
 // names: on os (empty: every OS), every such file ends in tail ("": it
 // may be any file); while unsetVar is unset, in unsetTail instead.
@@ -161,8 +179,7 @@ var builtinPathHints = func() func(id string) []pathHint {
 		if h, ok := memo[id]; ok {
 			return h
 		}
-		src, _ := BuiltinSource(id)
-		h := pathHints(string(src))
+		h := hintsOf(id)
 		memo[id] = h
 		return h
 	}

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -31,5 +32,20 @@ func TestPathHints(t *testing.T) {
 	pi := builtinPathHints("pi")
 	if pi[0].tail != "/mcp.json" || pi[0].unsetVar != "PI_CODING_AGENT_DIR" || pi[0].unsetTail != "/.pi/agent/mcp.json" {
 		t.Errorf("pi user: %+v", pi[0])
+	}
+}
+
+// The hints MayRead uses are those read from each built-in spec's source,
+// generated ahead (hintsOf): none missing, none stale.
+func TestGeneratedPathHints(t *testing.T) {
+	for _, id := range BuiltinIDs() {
+		src, _ := BuiltinSource(id)
+		want := pathHints(string(src))
+		if got := hintsOf(id); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: hints %+v, its source's %+v", id, got, want)
+		}
+		if g, ok := generatedPathHints[id]; !ok || g.size != len(src) {
+			t.Errorf("%s: no hints generated for its source of %d bytes: run go test ./formats/spec -run TestBuiltinGenIsCurrent -update", id, len(src))
+		}
 	}
 }

@@ -343,7 +343,7 @@ func Parse(file string, src []byte) ([]*Spec, canonical.Diagnostics) {
 	var out []*Spec
 	var diags canonical.Diagnostics
 	for i := range fs.Clients {
-		s, ds := build(&fs.Clients[i], file, src)
+		s, ds := build(&fs.Clients[i], file, src, true)
 		diags = append(diags, ds...)
 		if !ds.HasErrors() {
 			out = append(out, s)
@@ -386,7 +386,13 @@ func pos(r hcl.Range) canonical.Pos {
 
 func oneOf(v string, allowed ...string) bool { return slices.Contains(allowed, v) }
 
-func build(c *clientSchema, file string, src []byte) (*Spec, canonical.Diagnostics) {
+// build makes the spec c describes and checks it. With checkExprs false
+// its expressions are not evaluated to check them (checkExpr): a built-in
+// spec's schema decoded ahead (builtin_gen.go) builds without a diagnostic
+// (TestBuiltinGenBuildsWhatParseMakes checks it with them), and evaluating
+// every path and key list of a spec on first use was a third of building
+// it.
+func build(c *clientSchema, file string, src []byte, checkExprs bool) (*Spec, canonical.Diagnostics) {
 	var ck checker
 	s := &Spec{
 		ID: c.ID, DisplayName: c.DisplayName, Format: formats.Format(c.Format), Quirks: c.Quirks,
@@ -554,18 +560,24 @@ func build(c *clientSchema, file string, src []byte) (*Spec, canonical.Diagnosti
 		}
 		if !isNull(l.ShadowedBy) {
 			ls.shadowedBy, ls.ShadowNote = l.ShadowedBy, l.ShadowNote
-			ck.diags = append(ck.diags, checkExpr(l.ShadowedBy, cty.String)...)
+			if checkExprs {
+				ck.diags = append(ck.diags, checkExpr(l.ShadowedBy, cty.String)...)
+			}
 		}
-		ck.diags = append(ck.diags, checkExpr(l.Path, cty.String)...)
-		if ls.servers != nil {
-			ck.diags = append(ck.diags, checkExpr(ls.servers, cty.List(cty.String))...)
+		if checkExprs {
+			ck.diags = append(ck.diags, checkExpr(l.Path, cty.String)...)
+			if ls.servers != nil {
+				ck.diags = append(ck.diags, checkExpr(ls.servers, cty.List(cty.String))...)
+			}
 		}
 		s.Locations = append(s.Locations, ls)
 	}
 	if len(c.Locations) == 0 {
 		ck.errf(c.Def, `add where the client keeps its servers: location "user" { path = "${home}/.my-editor/mcp.json" }`, "client %q has no location", c.ID)
 	}
-	ck.diags = append(ck.diags, checkExpr(c.Servers, cty.List(cty.String))...)
+	if checkExprs {
+		ck.diags = append(ck.diags, checkExpr(c.Servers, cty.List(cty.String))...)
+	}
 	return s, ck.diags
 }
 
