@@ -124,7 +124,12 @@ func ExportTargets(adapters []formats.Adapter, env formats.Env, scope canonical.
 	var targets []emitters.Target
 	var skipped []Skip
 	formats.Prepare(adapters) // each is asked where it writes, below
-	claimed := sharedUserDirs(adapters, env)
+	// The folders no one client's presence shows, for the clients "all"
+	// names: found once, when the first one is looked for (a run that names
+	// its clients does not look; asking every client where it writes for
+	// them was 2 % of a 50-server export).
+	var claimed []string
+	claimedOnce := false
 	for _, ad := range adapters {
 		locs := formats.Locate(ad, env)
 		var candidates []formats.Location
@@ -154,6 +159,9 @@ func ExportTargets(adapters []formats.Adapter, env formats.Env, scope canonical.
 			continue
 		}
 		if fromAll {
+			if !claimedOnce {
+				claimed, claimedOnce = sharedUserDirs(adapters, env), true
+			}
 			if ok, why := ClientDetected(locs, env, claimed...); !ok {
 				skipped = append(skipped, Skip{ad.ID(), "not detected (" + why + "); name it in --to to create its file", true})
 				continue

@@ -134,6 +134,7 @@ func targetOS(env formats.Env) string {
 func (a *Adapter) Locations(env formats.Env) []formats.Location {
 	env.OS = targetOS(env)
 	var out []formats.Location
+	var ctx *hcl.EvalContext // made for the first path: it is the same for every one
 	for _, ls := range a.spec.Locations {
 		if len(ls.OS) > 0 && !slices.Contains(ls.OS, env.OS) {
 			continue
@@ -142,13 +143,16 @@ func (a *Adapter) Locations(env formats.Env) []formats.Location {
 		if (usesProject(ls.path) || usesProject(servers)) && env.ProjectDir == "" {
 			continue
 		}
-		p, err := evalPath(ls.path, env, env.ProjectDir)
+		if ctx == nil {
+			ctx = evalContext(env, env.ProjectDir)
+		}
+		p, err := evalPathIn(ctx, ls.path, env)
 		if err != nil || p == "" {
 			continue
 		}
 		loc := formats.Location{Client: a.spec.ID, Scope: ls.Scope, Path: p, Format: ls.Format, ReadOnly: ls.ReadOnly, Note: ls.Note}
 		if ls.shadowedBy != nil {
-			if sh, err := evalPath(ls.shadowedBy, env, env.ProjectDir); err == nil && sh != "" {
+			if sh, err := evalPathIn(ctx, ls.shadowedBy, env); err == nil && sh != "" {
 				loc.ShadowedBy, loc.ShadowNote = sh, ls.ShadowNote
 			}
 		}

@@ -107,7 +107,13 @@ func usesProject(e hcl.Expression) bool {
 
 // evalPath computes a location's file path on env's machine.
 func evalPath(e hcl.Expression, env formats.Env, project string) (string, error) {
-	v, hd := e.Value(evalContext(env, project))
+	return evalPathIn(evalContext(env, project), e, env)
+}
+
+// evalPathIn is evalPath in ctx, env's context (evalContext): a caller that
+// evaluates several paths makes it once.
+func evalPathIn(ctx *hcl.EvalContext, e hcl.Expression, env formats.Env) (string, error) {
+	v, hd := e.Value(ctx)
 	if hd.HasErrors() {
 		return "", hd
 	}
