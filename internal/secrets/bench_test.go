@@ -3,6 +3,7 @@ package secrets
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -106,6 +107,52 @@ func BenchmarkScanServerClean(b *testing.B) {
 				b.Fatal("want no finding")
 			}
 		}
+	}
+}
+
+// benchServers are n servers of the speed benchmarks' three kinds.
+func benchServers(n int) []canonical.Server {
+	var servers []canonical.Server
+	for i := range n {
+		switch i % 3 {
+		case 0:
+			servers = append(servers, canonical.Server{Name: fmt.Sprintf("fs-%05d", i), Transport: canonical.Stdio, Command: "npx",
+				Args: []string{"-y", "@modelcontextprotocol/server-filesystem", fmt.Sprintf("/srv/%d", i)},
+				Env:  map[string]string{"API_KEY": "${API_KEY}"}})
+		case 1:
+			servers = append(servers, canonical.Server{Name: fmt.Sprintf("remote-%05d", i), Transport: canonical.HTTP,
+				URL: fmt.Sprintf("https://mcp%d.example.com/mcp", i), Headers: map[string]string{"Authorization": "Bearer ${TOKEN}"}})
+		default:
+			servers = append(servers, canonical.Server{Name: fmt.Sprintf("sse-%05d", i), Transport: canonical.SSE,
+				URL: fmt.Sprintf("https://mcp%d.example.com/sse", i)})
+		}
+	}
+	return servers
+}
+
+// BenchmarkScannerShared scans 10,000 servers for four project files with
+// one Scanner, two files at a time, as a plan's processors do: each
+// goroutine its own copies of the servers (each file's read-back is its
+// own), the values the same.
+func BenchmarkScannerShared(b *testing.B) {
+	files := make([][]canonical.Server, 4)
+	for i := range files {
+		files[i] = benchServers(10000)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		var sc Scanner
+		var wg sync.WaitGroup
+		for w := range 2 {
+			wg.Go(func() {
+				for _, file := range files[2*w : 2*w+2] {
+					for _, srv := range file {
+						sc.Server(srv)
+					}
+				}
+			})
+		}
+		wg.Wait()
 	}
 }
 
