@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -55,6 +56,18 @@ import (
 // own peak, not this test binary's (see peakRunnerSource).
 //
 //	go test ./cmd/mcpsync -run '^$' -bench Process -benchtime 5x
+//
+// With MCPSYNC_BENCH_BASE naming another build of mcpsync (an earlier
+// commit's, say), each export job runs it too, in turn with this one
+// (this then the base, the base then this, iteration by iteration) on the
+// same project, each with a cache directory of its own: ms-base,
+// MiB-peak-base and x-base (this build's time over the base's) are a
+// before-and-after measured in one run, as a change's figures should be
+// on a machine whose speed drifts:
+//
+//	git worktree add /tmp/base <commit>
+//	(cd /tmp/base && CGO_ENABLED=0 go build -o /tmp/base/mcpsync ./cmd/mcpsync)
+//	MCPSYNC_BENCH_BASE=/tmp/base/mcpsync go test ./cmd/mcpsync -run '^$' -bench 'Process/servers=50$' -benchtime 40x
 func BenchmarkProcess(b *testing.B) {
 	bin, startOnly := installedBinary(b), startOnlyBinary(b)
 	b.Run("start", func(b *testing.B) {
@@ -102,11 +115,24 @@ func BenchmarkProcess(b *testing.B) {
 			env := sandboxEnv(home)
 			clients := job.clients()
 			runner := peakRunner(b)
-			fresh := func() run {
+			freshWith := func(bin string, env []string) run {
 				freshProject(home, proj)
 				return measuredRun(b, runner, env, proj, bin, "export", "--scope", "project", "--to", clients)
 			}
+			fresh := func() run { return freshWith(bin, env) }
 			fresh() // the store's first read, cached for the runs timed
+			base, baseEnv := os.Getenv("MCPSYNC_BENCH_BASE"), append(slices.Clip(env), "XDG_CACHE_HOME="+filepath.Join(home, ".cache-base"))
+			if base != "" {
+				freshWith(base, baseEnv)
+			}
+			var baseTook time.Duration
+			var basePeak int64
+			baseRun := func() {
+				if base != "" {
+					r := freshWith(base, baseEnv)
+					baseTook, basePeak = baseTook+r.took, max(basePeak, r.maxRSS)
+				}
+			}
 			// At 50 servers the naive program runs too, plain and
 			// durable, alternating with mcpsync, into a folder of its own.
 			var naive, input, naiveDir string
@@ -119,8 +145,14 @@ func BenchmarkProcess(b *testing.B) {
 			var took, naiveTook, durableTook, editedTook time.Duration
 			var peak, editedPeak int64
 			for i := range b.N {
+				if i%2 == 1 {
+					baseRun() // the base first every other time: ABBA
+				}
 				r := fresh()
 				took, peak = took+r.took, max(peak, r.maxRSS)
+				if i%2 == 0 {
+					baseRun()
+				}
 				if job.edited {
 					store, err := os.ReadFile(storePath)
 					if err != nil {
@@ -143,6 +175,12 @@ func BenchmarkProcess(b *testing.B) {
 			took /= time.Duration(b.N)
 			b.ReportMetric(float64(took.Microseconds())/1000, "ms")
 			b.ReportMetric(float64(peak)/(1<<20), "MiB-peak")
+			if base != "" {
+				baseTook /= time.Duration(b.N)
+				b.ReportMetric(float64(baseTook.Microseconds())/1000, "ms-base")
+				b.ReportMetric(float64(basePeak)/(1<<20), "MiB-peak-base")
+				b.ReportMetric(float64(took)/float64(baseTook), "x-base")
+			}
 			if job.servers == 50 {
 				naiveTook, durableTook = naiveTook/time.Duration(b.N), durableTook/time.Duration(b.N)
 				b.ReportMetric(float64(naiveTook.Microseconds())/1000, "ms-naive")
