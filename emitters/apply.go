@@ -1,7 +1,6 @@
 package emitters
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -415,7 +414,7 @@ func backup(changes []*FileChange, stateDir string, at time.Time, command string
 		}
 		m.Files = append(m.Files, rec)
 	}
-	data, _ := json.MarshalIndent(m, "", "  ")
+	data, _ := manifestJSON(m)
 	// Written last, and atomically: a backup is whole once its manifest
 	// exists, and the manifest's directory sync makes every file above
 	// durable with it.

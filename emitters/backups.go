@@ -235,7 +235,7 @@ func PruneBackups(stateDir string, r Retention, now time.Time) ([]string, error)
 				m.Files = append(m.Files, rec)
 			}
 		}
-		data, _ := json.MarshalIndent(m, "", "  ")
+		data, _ := manifestJSON(m)
 		if err := atomicfile.WriteFile(filepath.Join(b.Dir, ManifestName), append(data, '\n'), 0o600); err != nil {
 			return touched, fmt.Errorf("cannot rewrite the backup manifest %s: %w", b.Dir, err)
 		}

@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -422,4 +423,28 @@ func TestAdoptManaged(t *testing.T) {
 	if got := st.Managed("/p/f.json", ""); len(got) != 3 || got["d"] != nil {
 		t.Errorf("after a refused adoption the section holds %v", got)
 	}
+}
+
+// FuzzHolderJSON: the lock file's holder is written as json.Marshal writes
+// it (a refusal included, for a year it cannot write).
+func FuzzHolderJSON(f *testing.F) {
+	f.Add(1234, "export --to all", int64(1700000000), int64(123456789), "UTC")
+	f.Add(-1, "", int64(0), int64(0), "")
+	f.Add(7, "<sync> & \u2028 \xff", int64(-62135596801), int64(999999999), "Local")
+	f.Add(0, "a\"b\\c", int64(253402300800), int64(0), "+05:30")
+	f.Fuzz(func(t *testing.T, pid int, command string, secs, nanos int64, zone string) {
+		since := time.Unix(secs, nanos)
+		switch zone {
+		case "UTC":
+			since = since.UTC()
+		case "+05:30":
+			since = since.In(time.FixedZone("", 5*3600+1800))
+		}
+		h := Holder{PID: pid, Command: command, Since: since}
+		want, werr := json.Marshal(h)
+		got, gerr := h.appendJSON(nil)
+		if (werr != nil) != (gerr != nil) || werr == nil && !bytes.Equal(got, want) {
+			t.Fatalf("appendJSON(%+v) = %s, %v; json.Marshal: %s, %v", h, got, gerr, want, werr)
+		}
+	})
 }
