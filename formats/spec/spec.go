@@ -386,13 +386,14 @@ func pos(r hcl.Range) canonical.Pos {
 
 func oneOf(v string, allowed ...string) bool { return slices.Contains(allowed, v) }
 
-// build makes the spec c describes and checks it. With checkExprs false
-// its expressions are not evaluated to check them (checkExpr): a built-in
-// spec's schema decoded ahead (builtin_gen.go) builds without a diagnostic
-// (TestBuiltinGenBuildsWhatParseMakes checks it with them), and evaluating
-// every path and key list of a spec on first use was a third of building
-// it.
-func build(c *clientSchema, file string, src []byte, checkExprs bool) (*Spec, canonical.Diagnostics) {
+// build makes the spec c describes and checks it. With verify false its
+// expressions are not evaluated to check them (checkExpr), nor its id
+// matched against the pattern (a regular expression compiled on first
+// use): a built-in spec's schema decoded ahead (builtin_gen.go) builds
+// without a diagnostic (TestBuiltinGenBuildsWhatParseMakes checks it with
+// them), and evaluating every path and key list of a spec on first use
+// was a third of building it.
+func build(c *clientSchema, file string, src []byte, verify bool) (*Spec, canonical.Diagnostics) {
 	var ck checker
 	s := &Spec{
 		ID: c.ID, DisplayName: c.DisplayName, Format: formats.Format(c.Format), Quirks: c.Quirks,
@@ -406,7 +407,7 @@ func build(c *clientSchema, file string, src []byte, checkExprs bool) (*Spec, ca
 		}
 		s.Precedence = append(s.Precedence, canonical.Scope(sc))
 	}
-	if !idPattern.Get().MatchString(c.ID) {
+	if verify && !idPattern.Get().MatchString(c.ID) {
 		ck.errf(c.IDRange, "use lowercase letters, digits and hyphens, like \"my-editor\"", "invalid client id %q", c.ID)
 	}
 	if !oneOf(c.Format, string(formats.JSON), string(formats.JSONC), string(formats.JSONComments)) {
@@ -560,11 +561,11 @@ func build(c *clientSchema, file string, src []byte, checkExprs bool) (*Spec, ca
 		}
 		if !isNull(l.ShadowedBy) {
 			ls.shadowedBy, ls.ShadowNote = l.ShadowedBy, l.ShadowNote
-			if checkExprs {
+			if verify {
 				ck.diags = append(ck.diags, checkExpr(l.ShadowedBy, cty.String)...)
 			}
 		}
-		if checkExprs {
+		if verify {
 			ck.diags = append(ck.diags, checkExpr(l.Path, cty.String)...)
 			if ls.servers != nil {
 				ck.diags = append(ck.diags, checkExpr(ls.servers, cty.List(cty.String))...)
@@ -575,7 +576,7 @@ func build(c *clientSchema, file string, src []byte, checkExprs bool) (*Spec, ca
 	if len(c.Locations) == 0 {
 		ck.errf(c.Def, `add where the client keeps its servers: location "user" { path = "${home}/.my-editor/mcp.json" }`, "client %q has no location", c.ID)
 	}
-	if checkExprs {
+	if verify {
 		ck.diags = append(ck.diags, checkExpr(c.Servers, cty.List(cty.String))...)
 	}
 	return s, ck.diags
