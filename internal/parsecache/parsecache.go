@@ -103,7 +103,21 @@ func (c *Cache) PutWith(name string, src []byte, write func(io.Writer) error) {
 	if err == nil {
 		_, err = tmp.WriteAt(h.Sum(nil), int64(len(header)))
 	}
-	if cerr := tmp.Close(); err != nil || cerr != nil || os.Rename(tmp.Name(), c.path(name)) != nil {
+	// The entry it replaces goes first, so that the rename replaces
+	// nothing: ext4 starts writing a file's data out as soon as it is
+	// renamed over another (auto_da_alloc, for writers that do not sync),
+	// and the run's own syncs that come next (its backup, its writes)
+	// then waited for that: 7 ms of an export of 10,000 servers to four
+	// clients, whose entries are 7.5 MB. Unreplaced, the data goes out
+	// with the kernel's own writeback, after the run. A reader between
+	// the two finds no entry, which is a parse.
+	if cerr := tmp.Close(); err != nil || cerr != nil {
+		os.Remove(tmp.Name())
+		return
+	}
+	path := c.path(name)
+	os.Remove(path)
+	if os.Rename(tmp.Name(), path) != nil {
 		os.Remove(tmp.Name())
 	}
 }
