@@ -328,7 +328,7 @@ func PlanExport(targets []Target, opts ExportOptions) *Plan {
 	// as many at once as there are processors; what they found is merged
 	// in order. The checks run here too: at 10,000 servers they were a
 	// tenth of an export, waiting on one processor for the last file.
-	eachFile(len(groups), func(i int) {
+	eachFileCostliestFirst(groups, func(i int) {
 		fc := readFile(groups[i])
 		// Room for every store server: a map grown one name at a time
 		// rehashed itself a dozen times per file at 10,000 servers.

@@ -62,9 +62,41 @@ func ReadForSync(targets []Target, memo *DecodeMemo) *SyncInput {
 // decoded and encoded by its own clients), and the adapters keep no state
 // between calls.
 func eachFile(n int, f func(i int)) {
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	eachIn(order, f)
+}
+
+// eachFileCostliestFirst is eachFile over groups, a TOML or YAML file
+// first: their clients' edits are verified with a second parser and cost
+// about twice a JSON file's, and started last (Codex's is fourth of five
+// in an export to Claude Code, Cursor, VS Code, Codex and OpenCode), one
+// of them was the last file still planned while the other processor had
+// nothing left.
+func eachFileCostliestFirst(groups [][]Target, f func(i int)) { eachIn(costliestFirst(groups), f) }
+
+// costliestFirst is the indexes of groups, the TOML and YAML files first,
+// each kind in the groups' order.
+func costliestFirst(groups [][]Target) []int {
+	order := make([]int, 0, len(groups))
+	for pass := range 2 {
+		for i, g := range groups {
+			if costly := g[0].Location.Format == formats.TOML || g[0].Location.Format == formats.YAML; costly == (pass == 0) {
+				order = append(order, i)
+			}
+		}
+	}
+	return order
+}
+
+// eachIn is eachFile in the given order of the indexes.
+func eachIn(order []int, f func(i int)) {
+	n := len(order)
 	workers := min(n, runtime.GOMAXPROCS(0))
 	if workers <= 1 {
-		for i := range n {
+		for _, i := range order {
 			f(i)
 		}
 		return
@@ -78,7 +110,7 @@ func eachFile(n int, f func(i int)) {
 			}
 		})
 	}
-	for i := range n {
+	for _, i := range order {
 		next <- i
 	}
 	close(next)
