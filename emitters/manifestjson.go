@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
-	"time"
 
 	"github.com/mcpsync/mcpsync/internal/jsonwrite"
 )
@@ -20,7 +19,7 @@ func manifestJSON(m BackupManifest) ([]byte, error) {
 			return json.MarshalIndent(m, "", "  ")
 		}
 	}
-	b, err := appendJSONTime(append(make([]byte, 0, 256+256*len(m.Files)), `{"at":`...), m.At)
+	b, err := jsonwrite.AppendTime(append(make([]byte, 0, 256+256*len(m.Files)), `{"at":`...), m.At)
 	if err != nil {
 		return nil, err
 	}
@@ -57,16 +56,4 @@ func manifestJSON(m BackupManifest) ([]byte, error) {
 		return nil, err
 	}
 	return out.Bytes(), nil
-}
-
-// appendJSONTime appends t as its MarshalJSON writes it.
-func appendJSONTime(b []byte, t time.Time) ([]byte, error) {
-	if y := t.Year(); y < 0 || y > 9999 {
-		data, err := t.MarshalJSON()
-		if err != nil {
-			return nil, err
-		}
-		return append(b, data...), nil
-	}
-	return append(t.AppendFormat(append(b, '"'), time.RFC3339Nano), '"'), nil
 }

@@ -271,19 +271,8 @@ func (m *timeMemo) append(b []byte, t time.Time) ([]byte, error) {
 	return append(b, m.text...), nil
 }
 
-// appendTime appends t as time.Time.MarshalJSON writes it, without its
-// allocation for the years it writes (0 to 9999; it refuses others).
-func appendTime(b []byte, t time.Time) ([]byte, error) {
-	if y := t.Year(); y < 0 || y > 9999 {
-		data, err := t.MarshalJSON()
-		if err != nil {
-			return nil, err
-		}
-		return append(b, data...), nil
-	}
-	b = t.AppendFormat(append(b, '"'), time.RFC3339Nano)
-	return append(b, '"'), nil
-}
+// appendTime appends t as time.Time.MarshalJSON writes it.
+func appendTime(b []byte, t time.Time) ([]byte, error) { return jsonwrite.AppendTime(b, t) }
 
 // MarshalFile is json.Marshal(f), written as Save writes a file's record
 // (backups keep one beside each file they save).

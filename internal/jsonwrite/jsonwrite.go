@@ -34,6 +34,21 @@ func AppendServerUnescaped(b []byte, s *canonical.Server) []byte { return enc{}.
 // escaped.
 func AppendString(b []byte, s string) []byte { return enc{html: true}.str(b, s) }
 
+// AppendTime appends t as time.Time.MarshalJSON writes it, without its
+// allocation for the years it writes (0 to 9999; it refuses others, with
+// MarshalJSON's error).
+func AppendTime(b []byte, t time.Time) ([]byte, error) {
+	if y := t.Year(); y < 0 || y > 9999 {
+		data, err := t.MarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		return append(b, data...), nil
+	}
+	b = t.AppendFormat(append(b, '"'), time.RFC3339Nano)
+	return append(b, '"'), nil
+}
+
 // AppendStringField appends `,"key":"v"` as Marshal writes it, or nothing
 // when v is empty (an omitempty string field after the first).
 func AppendStringField(b []byte, key, v string) []byte { return enc{html: true}.stringField(b, key, v) }

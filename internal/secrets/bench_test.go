@@ -161,21 +161,7 @@ func BenchmarkScannerShared(b *testing.B) {
 // read back from each), with one Scanner against ScanServer each time.
 // x-each is the first's time over the second's: at most 0.5.
 func BenchmarkScanner(b *testing.B) {
-	var servers []canonical.Server
-	for i := range 1000 {
-		switch i % 3 {
-		case 0:
-			servers = append(servers, canonical.Server{Name: fmt.Sprintf("fs-%05d", i), Transport: canonical.Stdio, Command: "npx",
-				Args: []string{"-y", "@modelcontextprotocol/server-filesystem", fmt.Sprintf("/srv/%d", i)},
-				Env:  map[string]string{"API_KEY": "${API_KEY}"}})
-		case 1:
-			servers = append(servers, canonical.Server{Name: fmt.Sprintf("remote-%05d", i), Transport: canonical.HTTP,
-				URL: fmt.Sprintf("https://mcp%d.example.com/mcp", i), Headers: map[string]string{"Authorization": "Bearer ${TOKEN}"}})
-		default:
-			servers = append(servers, canonical.Server{Name: fmt.Sprintf("sse-%05d", i), Transport: canonical.SSE,
-				URL: fmt.Sprintf("https://mcp%d.example.com/sse", i)})
-		}
-	}
+	servers := benchServers(1000)
 	var remembered, each time.Duration
 	for b.Loop() {
 		t := time.Now()
