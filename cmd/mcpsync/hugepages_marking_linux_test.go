@@ -127,3 +127,33 @@ func TestHeapMarkedWhateverTheGlobalFlags(t *testing.T) {
 		t.Error("mcpsync --json version marked its heap")
 	}
 }
+
+// TestHeapNotMarkedByReexport: an export that rewrites the files of a
+// small project after an edit of the store does not mark its heap. It
+// marked in two ways: the export reads each file again before it writes
+// it, and those reads counted as input, so that a re-export of 50 servers
+// to five clients crossed the threshold after its work was done and the
+// marking made it 20 ms slower; and a re-export of 100 servers reads five
+// clients' files as well as the store, 87 KB together, and marking for it
+// cost 10 ms (internal/hugeheap.InputsThreshold).
+func TestHeapNotMarkedByReexport(t *testing.T) {
+	env, _ := markingProject(t)
+	for _, n := range []int{50, 100} {
+		proj := filepath.Join(t.TempDir(), "proj")
+		write(t, filepath.Join(proj, ".git", "HEAD"), []byte("ref: refs/heads/main\n"))
+		store := filepath.Join(proj, "mcpsync.hcl")
+		write(t, store, []byte(benchStore(n)))
+		export := []string{"export", "--scope", "project", "--to", "claude-code,cursor,vscode,codex,opencode"}
+		if reserved(t, env, proj, export...) {
+			t.Fatalf("the first export of %d servers marked its heap", n)
+		}
+		edited := strings.Replace(benchStore(n), `"/srv/0"`, `"/srv/0-edited"`, 1)
+		if edited == benchStore(n) {
+			t.Fatal("the edit changed nothing")
+		}
+		write(t, store, []byte(edited))
+		if reserved(t, env, proj, export...) {
+			t.Errorf("the export of an edit to %d servers marked its heap", n)
+		}
+	}
+}

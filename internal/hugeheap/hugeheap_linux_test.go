@@ -1,6 +1,7 @@
 package hugeheap
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
@@ -97,9 +98,10 @@ func wantMarked(t *testing.T, at uintptr) {
 }
 
 // TestInput: in a fresh process, with OnInput, the heap is marked once
-// the input noted reaches InputThreshold, not before; and not at all
-// when a collection has run first (the reservation could then begin in
-// freed memory). Each case runs in a child process of its own.
+// one input reaches InputThreshold or all of them InputsThreshold, not
+// before; a file read twice counts once; and nothing is marked when a
+// collection has run first (the reservation could then begin in freed
+// memory). Each case runs in a child process of its own.
 func TestInput(t *testing.T) {
 	switch os.Getenv("HUGEHEAP_CHILD") {
 	case "threshold":
@@ -108,11 +110,42 @@ func TestInput(t *testing.T) {
 		if marked != [2]uintptr{} {
 			t.Fatal("marked below the threshold")
 		}
-		Input(1)
+		Input(InputThreshold)
 		if marked == [2]uintptr{} {
-			t.Fatal("not marked at the threshold")
+			t.Fatal("not marked by an input of the threshold")
 		}
 		wantMarked(t, marked[0])
+		return
+	case "inputs":
+		OnInput()
+		var all int64
+		for all+InputThreshold-1 < InputsThreshold {
+			Input(InputThreshold - 1)
+			all += InputThreshold - 1
+		}
+		if marked != [2]uintptr{} {
+			t.Fatalf("marked by %d bytes of small inputs", all)
+		}
+		Input(InputsThreshold - all)
+		if marked == [2]uintptr{} {
+			t.Fatal("not marked when the inputs reached InputsThreshold")
+		}
+		return
+	case "files":
+		OnInput()
+		const files = InputsThreshold/(InputThreshold-1) + 1 // that many reach InputsThreshold
+		for range files {
+			InputFile("/p/a.json", InputThreshold-1) // read again and again: counted once
+		}
+		if marked != [2]uintptr{} {
+			t.Fatal("marked by one file read many times")
+		}
+		for i := range files - 1 {
+			InputFile(fmt.Sprintf("/p/%d.json", i), InputThreshold-1)
+		}
+		if marked == [2]uintptr{} {
+			t.Fatal("not marked when distinct files reached InputsThreshold")
+		}
 		return
 	case "after-gc":
 		OnInput()
@@ -132,7 +165,7 @@ func TestInput(t *testing.T) {
 	if !read().allowed() {
 		t.Skip("transparent huge pages are not left to each program here (or not safe to ask for): nothing is marked")
 	}
-	for _, child := range []string{"threshold", "after-gc", "no-oninput"} {
+	for _, child := range []string{"threshold", "inputs", "files", "after-gc", "no-oninput"} {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestInput$", "-test.count=1", "-test.v")
 		cmd.Env = append(os.Environ(), "HUGEHEAP_CHILD="+child)
 		out, err := cmd.CombinedOutput()

@@ -122,7 +122,7 @@ func ReadFile(path, root string) ([]byte, fs.FileMode, error) {
 	}
 	// A large input is what makes a reporting command's heap large; it
 	// marks that heap for huge pages before the heap grows (hugeheap).
-	hugeheap.Input(fi.Size())
+	hugeheap.InputFile(path, fi.Size())
 	data, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
 	if err != nil {
 		return nil, 0, err
