@@ -123,17 +123,40 @@ func ReadFile(path, root string) ([]byte, fs.FileMode, error) {
 	// A large input is what makes a reporting command's heap large; it
 	// marks that heap for huge pages before the heap grows (hugeheap).
 	hugeheap.InputFile(path, fi.Size())
-	data, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
+	data, err := readAll(f, fi.Size())
 	if err != nil {
 		return nil, 0, err
 	}
 	if len(data) > MaxSize {
 		return nil, 0, &TooLargeError{Path: path}
 	}
-	if data == nil {
-		data = []byte{}
-	}
 	return data, fi.Mode().Perm(), nil
+}
+
+// readAll reads f to its end, or to a byte past MaxSize, into a buffer of
+// the size Stat gave and a byte more (to see the end at once), as
+// os.ReadFile does. io.ReadAll starts at 512 bytes and doubles: it read a
+// store of 6 KB in nine calls, and a client's file of 1.7 MB (10,000
+// servers) in a dozen, copying it each time. A file that grew since, or
+// one Stat has no size for (in /proc), is read on into a larger buffer.
+func readAll(f *os.File, size int64) ([]byte, error) {
+	data := make([]byte, 0, size+1)
+	for {
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(data) > MaxSize {
+			return data, nil
+		}
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+	}
 }
 
 // Stat reports on the file at path, beneath root when root is not "":

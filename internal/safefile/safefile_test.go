@@ -1,7 +1,9 @@
 package safefile
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -131,5 +133,33 @@ func TestNewDirectoriesAreSynced(t *testing.T) {
 	}
 	if want := []string{"sub"}; !slices.Equal(synced, want) {
 		t.Errorf("a file in a directory that exists: synced %q, want %q", synced, want)
+	}
+}
+
+// TestReadFileWhole: ReadFile gives every byte of a file whatever its
+// size, read into a buffer the size Stat gives (readAll); a file Stat
+// has no size for (in /proc) is read to its end too, and an empty file
+// is empty, not nil.
+func TestReadFileWhole(t *testing.T) {
+	root, _ := tree(t)
+	for _, n := range []int{0, 1, 511, 512, 513, 4096, 100_000, 1 << 20} {
+		want := make([]byte, n)
+		for i := range want {
+			want[i] = byte('a' + i%26)
+		}
+		path := filepath.Join(root, fmt.Sprintf("f%d", n))
+		if err := os.WriteFile(path, want, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		got, _, err := ReadFile(path, root)
+		if err != nil || got == nil || !bytes.Equal(got, want) {
+			t.Errorf("%d bytes: read %d, %v", n, len(got), err)
+		}
+	}
+	if runtime.GOOS == "linux" {
+		got, _, err := ReadFile("/proc/self/status", "")
+		if err != nil || !bytes.Contains(got, []byte("\nPid:")) {
+			t.Errorf("/proc/self/status: %d bytes, %v", len(got), err)
+		}
 	}
 }
