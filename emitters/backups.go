@@ -91,24 +91,43 @@ func (b *Backup) Size(rec BackupRecord) int64 {
 // A directory without a readable manifest (an apply killed while backing
 // up) is not a backup: it is skipped here and removed by PruneBackups.
 func ListBackups(stateDir string) ([]*Backup, error) {
+	out, _, err := listBackups(stateDir)
+	return out, err
+}
+
+// listBackups is ListBackups, and the directories that hold no manifest
+// at all. The manifests are read side by side, as many at once as there
+// are processors: pruning reads every one after every write (twenty per
+// file with the default retention), 80 µs each here, most of it the
+// calls that open and read a file.
+func listBackups(stateDir string) (out []*Backup, incomplete []string, err error) {
 	base := filepath.Join(stateDir, BackupDirName)
 	entries, err := os.ReadDir(base)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: cannot list the backups: %w", base, err)
+		return nil, nil, fmt.Errorf("%s: cannot list the backups: %w", base, err)
 	}
-	var out []*Backup
+	var dirs []string
 	for _, e := range entries {
-		if !e.IsDir() {
-			continue
+		if e.IsDir() {
+			dirs = append(dirs, filepath.Join(base, e.Name()))
 		}
-		b, err := readBackup(filepath.Join(base, e.Name()))
-		if err != nil {
-			continue
+	}
+	read := make([]*Backup, len(dirs))
+	missing := make([]bool, len(dirs))
+	eachFile(len(dirs), func(i int) {
+		b, err := readBackup(dirs[i])
+		read[i], missing[i] = b, errors.Is(err, fs.ErrNotExist)
+	})
+	for i, b := range read {
+		switch {
+		case b != nil:
+			out = append(out, b)
+		case missing[i]:
+			incomplete = append(incomplete, dirs[i])
 		}
-		out = append(out, b)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if !out[i].At.Equal(out[j].At) {
@@ -116,7 +135,7 @@ func ListBackups(stateDir string) ([]*Backup, error) {
 		}
 		return idSeq(out[i].ID) < idSeq(out[j].ID)
 	})
-	return out, nil
+	return out, incomplete, nil
 }
 
 // idSeq is the -N suffix of a backup id (0 when none), which orders
@@ -177,26 +196,15 @@ var DefaultRetention = Retention{Keep: 20, MaxAge: 30 * 24 * time.Hour}
 // killed while backing up, are removed too. The caller holds the state
 // lock. It returns the directories it removed or changed.
 func PruneBackups(stateDir string, r Retention, now time.Time) ([]string, error) {
-	base := filepath.Join(stateDir, BackupDirName)
-	entries, err := os.ReadDir(base)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	backups, incomplete, err := listBackups(stateDir)
 	if err != nil {
 		return nil, err
 	}
 	var touched []string
-	for _, e := range entries {
-		dir := filepath.Join(base, e.Name())
-		if _, err := os.Stat(filepath.Join(dir, ManifestName)); e.IsDir() && errors.Is(err, fs.ErrNotExist) {
-			if os.RemoveAll(dir) == nil {
-				touched = append(touched, dir)
-			}
+	for _, dir := range incomplete {
+		if os.RemoveAll(dir) == nil {
+			touched = append(touched, dir)
 		}
-	}
-	backups, err := ListBackups(stateDir)
-	if err != nil {
-		return touched, err
 	}
 	// Walk newest first, counting each file's backups.
 	seen := map[string]int{}
