@@ -6,6 +6,7 @@
 package render
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -46,11 +47,57 @@ func (c Style) Paint(code, s string) string {
 type Table struct {
 	*tabwriter.Writer
 	color bool
+	lines *lineBatch
 }
 
 // NewTable returns a Table writing into w.
 func NewTable(w io.Writer, color bool) *Table {
-	return &Table{tabwriter.NewWriter(w, 0, 4, 2, ' ', 0), color}
+	lines := &lineBatch{w: w}
+	return &Table{tabwriter.NewWriter(lines, 0, 4, 2, ' ', 0), color, lines}
+}
+
+// Flush writes out what the table holds.
+func (t *Table) Flush() error {
+	if err := t.Writer.Flush(); err != nil {
+		return err
+	}
+	return t.lines.flush()
+}
+
+// lineBatch passes what is written to it on to w in whole lines, up to
+// batchSize bytes of them at a time. text/tabwriter writes each cell, and
+// each cell's padding, on its own: into a SafeWriter each was masked,
+// escaped and written to the terminal or the pipe by a call of its own,
+// 120,000 of them for a list of 10,000 servers, a fifth of its time. A
+// SafeWriter is given whole lines (it masks what one write holds).
+type lineBatch struct {
+	w   io.Writer
+	buf []byte
+}
+
+const batchSize = 32 << 10
+
+func (b *lineBatch) Write(p []byte) (int, error) {
+	b.buf = append(b.buf, p...)
+	if len(b.buf) >= batchSize {
+		if end := bytes.LastIndexByte(b.buf, '\n') + 1; end > 0 {
+			if _, err := b.w.Write(b.buf[:end]); err != nil {
+				return 0, err
+			}
+			b.buf = append(b.buf[:0], b.buf[end:]...)
+		}
+	}
+	return len(p), nil
+}
+
+// flush writes what is left, a last line without its newline too.
+func (b *lineBatch) flush() error {
+	if len(b.buf) == 0 {
+		return nil
+	}
+	_, err := b.w.Write(b.buf)
+	b.buf = b.buf[:0]
+	return err
 }
 
 func (t *Table) Write(p []byte) (int, error) {
