@@ -692,3 +692,48 @@ func BenchmarkStoreLoad(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkStoreEdit: switching one server off and on again (disable,
+// enable) in a store of n servers that the runs before it read, against
+// the first read of that store after an edit (a parse). An edit reads the
+// store's syntax, writes it and reads the result back, so it costs a parse
+// or a little more: edit-x-parse at most 2 at 1,000 servers and more.
+func BenchmarkStoreEdit(b *testing.B) {
+	productGC(b)
+	for _, n := range []int{100, 1000, 10000} {
+		b.Run(fmt.Sprintf("servers=%d", n), func(b *testing.B) {
+			if n == 10000 && testing.Short() {
+				b.Skip("10,000 servers: not with -short")
+			}
+			p := newProject(b, n)
+			name := p.servers[0].Name
+			on := false
+			edit := func() {
+				run, err := p.engine().Switch(engine.SwitchOptions{On: on, Scope: canonical.ScopeProject, Names: []string{name}})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := run.Apply(); err != nil {
+					b.Fatal(err)
+				}
+				run.Close()
+				on = !on
+			}
+			edit() // the store as an edit leaves it, read once since
+			cache := filepath.Join(p.home, ".cache", "mcpsync", "parsed")
+			load := func() {
+				if _, _, err := p.engine().OpenStore(canonical.ScopeProject); err != nil {
+					b.Fatal(err)
+				}
+			}
+			// Each run a process of its own: none holds the last parse.
+			edited := timed(b, store.ForgetParsed, edit)
+			parsed := timed(b, func() { os.RemoveAll(cache); store.ForgetParsed() }, load)
+			b.ReportMetric(float64(edited.Microseconds())/1000, "ms-edit")
+			b.ReportMetric(float64(parsed.Microseconds())/1000, "ms-parse")
+			if n >= 1000 {
+				goal(b, "edit-x-parse", float64(edited)/float64(parsed), 2)
+			}
+		})
+	}
+}

@@ -179,18 +179,17 @@ func (e *Engine) SaveStore(st *store.Store) error {
 	if bytes.Equal(data, before) && (st.Exists || len(data) == 0) {
 		return nil
 	}
-	verified, ds := store.ParseCached(st.Path, data, e.parseCache())
-	if ds.HasErrors() {
-		// Bytes only writes what Parse reads; reaching this is a bug.
-		return fmt.Errorf("%s: the edited store would not read back (%v); nothing was written", st.Path, ds.Err())
-	}
 	if st.Scope == canonical.ScopeProject {
 		// A project's store is shared through git: a server this edit adds
-		// or changes may not bring a literal secret into it.
+		// or changes may not bring a literal secret into it. The store as
+		// read is in the parse cache (one entry per file); read before the
+		// edited store is parsed, so that the edited one is what stays
+		// there for the next run.
 		old, _ := store.ParseCached(st.Path, before, e.parseCache())
+		had := old.Servers.Indexed() // by name: Set.Get scans, and this asks once per server
 		var ds canonical.Diagnostics
 		for _, srv := range st.Servers.Servers {
-			if prev, ok := old.Servers.Get(srv.Name); ok && canonical.Equal(prev, srv) {
+			if prev, ok := had.Get(srv.Name); ok && canonical.Equal(prev, srv) {
 				continue
 			}
 			if d := emitters.SharedSecret(srv, st.Path); d != nil {
@@ -200,6 +199,11 @@ func (e *Engine) SaveStore(st *store.Store) error {
 		if err := problems(ds, "nothing was written"); err != nil {
 			return err
 		}
+	}
+	verified, ds := store.ParseCached(st.Path, data, e.parseCache())
+	if ds.HasErrors() {
+		// Bytes only writes what Parse reads; reaching this is a bug.
+		return fmt.Errorf("%s: the edited store would not read back (%v); nothing was written", st.Path, ds.Err())
 	}
 	return e.writeStoreAs(st, before, data, verified)
 }
