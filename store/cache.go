@@ -210,15 +210,54 @@ func (s *Store) DropSyntax() {
 }
 
 // ensureSyntax reads the server blocks of a store that came from the cache
-// from its bytes, for an edit: the same parse Parse does.
+// from its bytes, for an edit. The servers the blocks decode to are the
+// cache's (what Parse read from these bytes), so only the syntax is parsed:
+// decoding every server again was two fifths of the parse, and an edit of
+// one server in a store of 10,000 paid it. A store whose blocks do not
+// line up with the cache's servers is read as Parse reads it.
 func (s *Store) ensureSyntax() {
 	if s.blocks != nil || s.broken {
 		return
 	}
+	loaded := s.loaded
+	if loaded == nil && s.cached != nil {
+		if p, ok := decodeParsed(s.cached); ok {
+			loaded = p.Servers
+		}
+	}
+	s.cached, s.loaded = nil, nil
+	if loaded != nil {
+		if blocks, ok := syntaxBlocks(s.Path, s.src, loaded); ok {
+			s.blocks = blocks
+			return
+		}
+	}
 	again := newStore(s.Path)
 	decodeFile(again, s.src)
 	s.blocks = again.blocks
-	s.cached = nil
+}
+
+// syntaxBlocks parses the syntax of src and pairs its server blocks, in
+// file order, with servers, the servers Parse decodes from them; ok is
+// false when src does not parse or its blocks are not those servers.
+func syntaxBlocks(filename string, src []byte, servers []canonical.Server) (blocks map[string]*serverBlock, ok bool) {
+	body, diags := parseConfig(src, filename)
+	if diags.HasErrors() || body == nil {
+		return nil, false
+	}
+	blocks = make(map[string]*serverBlock, len(servers))
+	i := 0
+	for _, b := range body.Blocks {
+		if b.Type != "server" {
+			continue
+		}
+		if i == len(servers) || len(b.Labels) != 1 || b.Labels[0] != servers[i].Name {
+			return nil, false
+		}
+		blocks[servers[i].Name] = &serverBlock{srv: servers[i], syntax: b}
+		i++
+	}
+	return blocks, i == len(servers)
 }
 
 // unchangedSinceCache reports whether a store that came from the cache
@@ -234,5 +273,12 @@ func (s *Store) unchangedSinceCache() bool {
 		return false
 	}
 	loaded, ok := decodeParsed(s.cached)
-	return ok && reflect.DeepEqual(s.Servers.Servers, loaded.Servers) && reflect.DeepEqual(s.Clients, loaded.Clients)
+	if !ok {
+		return false
+	}
+	if reflect.DeepEqual(s.Servers.Servers, loaded.Servers) && reflect.DeepEqual(s.Clients, loaded.Clients) {
+		return true
+	}
+	s.loaded = loaded.Servers // for ensureSyntax, which comes next, not to decode them again
+	return false
 }

@@ -85,6 +85,11 @@ func checkCached(t *testing.T, src []byte) {
 		return
 	}
 	sameStore(t, src, parsed, cached, pds, cds)
+	// An edit of it parses the syntax alone (ensureSyntax): its blocks are
+	// the cache's servers, in order, whatever the text.
+	if _, ok := syntaxBlocks("f.hcl", src, parsed.Servers.Servers); !ok {
+		t.Fatalf("the server blocks do not line up with the servers Parse reads:\n%s", src)
+	}
 	if got := cached.Bytes(); string(got) != string(src) {
 		t.Fatalf("untouched cached store rewritten:\n%q\n%q", src, got)
 	}

@@ -52,6 +52,9 @@ type Store struct {
 	// it was decoded from: while its servers and rules are what that says,
 	// Bytes needs no syntax tree.
 	cached []byte
+	// loaded is what cached decodes to, once a save has asked
+	// (unchangedSinceCache), for ensureSyntax to pair with the blocks.
+	loaded []canonical.Server
 	broken bool // src did not parse; nothing may be written
 }
 
