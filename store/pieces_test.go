@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -60,6 +61,16 @@ func TestParseConfigPiecesCuts(t *testing.T) {
 	got, diags := parseConfig(src, "s.hcl")
 	if len(diags) > 0 || !reflect.DeepEqual(got, want.Body.(*hclsyntax.Body)) {
 		t.Fatalf("pieces differ from a whole parse (%v)", diags)
+	}
+	// The same store with CRLF line ends (saved on Windows) is cut at the
+	// same blocks.
+	crlf := bytes.ReplaceAll(src, []byte("\n"), []byte("\r\n"))
+	if n := len(pieceCuts(crlf, pieceSize)); n < len(cuts)/2 {
+		t.Fatalf("%d cuts with CRLF line ends, %d without", n, len(cuts))
+	}
+	want, _ = hclsyntax.ParseConfig(crlf, "s.hcl", hcl.InitialPos)
+	if got, diags = parseConfig(crlf, "s.hcl"); len(diags) > 0 || !reflect.DeepEqual(got, want.Body.(*hclsyntax.Body)) {
+		t.Fatalf("pieces of the CRLF store differ from a whole parse (%v)", diags)
 	}
 }
 
