@@ -29,8 +29,22 @@ func FuzzNormalize(f *testing.F) {
 			s.Auth.BearerTokenEnv = envKey
 		}
 		s.SetExtra("c", "k", json.RawMessage(`{"a":1}`))
+		if disabled {
+			s.Extra["empty"] = map[string]json.RawMessage{}
+		}
+		if secs%3 == 0 {
+			s.Auth.OAuth = &OAuth{ClientID: arg, Scopes: []string{}}
+		}
 		once := s.Clone()
 		once.Normalize()
+		// Normalized is the same, and leaves s as it was.
+		was, _ := json.Marshal(s)
+		if got, want := mustJSON(t, s.Normalized()), mustJSON(t, once); got != want {
+			t.Fatalf("Normalized differs from Normalize:\n%s\n%s", got, want)
+		}
+		if now := mustJSON(t, s); now != string(was) {
+			t.Fatalf("Normalized changed the server it was given:\n%s\n%s", was, now)
+		}
 		twice := once.Clone()
 		twice.Normalize()
 		a, _ := json.Marshal(once)
@@ -47,4 +61,13 @@ func FuzzNormalize(f *testing.F) {
 			}
 		}
 	})
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
 }

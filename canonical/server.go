@@ -148,6 +148,22 @@ func (s Server) Clone() Server {
 	return c
 }
 
+// Normalized returns s in its canonical shape (Normalize), leaving s as it
+// is. It copies s's maps and OAuth block only when Normalize would change
+// them in place: a comparison of every entry of every client file with the
+// store (doctor) cloned each server twice to normalize it.
+func (s Server) Normalized() Server {
+	shared := s.Auth.BearerTokenEnv != "" || s.Auth.OAuth != nil
+	for _, v := range s.Extra {
+		shared = shared || len(v) == 0
+	}
+	if shared {
+		s = s.Clone()
+	}
+	s.Normalize()
+	return s
+}
+
 // Normalize puts s into its one canonical shape so that two servers that mean
 // the same thing compare Equal: empty maps and slices become nil, the
 // transport is inferred when missing, and a BearerTokenEnv becomes an

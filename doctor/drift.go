@@ -37,15 +37,24 @@ func drift(entries []entry, stores map[canonical.Scope]*store.Store, os string, 
 	}
 	groups := map[key][]entry{}
 	var order []key
+	// Each store's servers and the team's by name, once: every entry of
+	// every file is looked up, and Set.Get scans (at 10,000 servers in
+	// five files this was most of mcpsync doctor).
+	indexed := map[canonical.Scope]*canonical.Indexed{}
+	for class, st := range stores {
+		if st != nil {
+			indexed[class] = st.Servers.Indexed()
+		}
+	}
+	teamServers := tm.servers.Indexed()
 	for _, e := range entries {
 		if e.loc.Scope == canonical.ScopeManaged {
 			continue // not the user's to change
 		}
 		class := storeClass(e.loc.Scope)
 		if st := stores[class]; st != nil {
-			if want, ok := st.Servers.Get(e.srv.Name); ok && formats.ServerInScope(want, e.loc) {
-				want = want.Clone()
-				want.Project = "" // where the entry sits says it
+			if want, ok := indexed[class].Get(e.srv.Name); ok && formats.ServerInScope(want, e.loc) {
+				want.Project = "" // where the entry sits says it (want is a copy; its maps are the store's, only read)
 				if !st.Allows(e.client.ID(), e.srv.Name) {
 					continue
 				}
@@ -55,14 +64,14 @@ func drift(entries []entry, stores map[canonical.Scope]*store.Store, os string, 
 				}
 				// Compare with what the client would read back, so that what it
 				// cannot express (a cwd for Claude Code) is no difference.
-				view := formats.ViewOr(e.client, e.loc, want, formats.EncodeOptions{OS: os})
+				view := formats.ViewOr(e.client, e.loc, want.Clone(), formats.EncodeOptions{OS: os})
 				if fields := differing(view, e.srv, caps, caps); len(fields) > 0 {
 					out = append(out, storeDrift(e, st, fields))
 				}
 				continue
 			}
 		}
-		if want, ok := tm.servers.Get(e.srv.Name); ok && class == canonical.ScopeUser {
+		if want, ok := teamServers.Get(e.srv.Name); ok && class == canonical.ScopeUser {
 			if st := stores[class]; st != nil && !st.Allows(e.client.ID(), e.srv.Name) {
 				continue
 			}
@@ -159,9 +168,7 @@ func clientDrift(g []entry) (Finding, bool) {
 // differing names the fields in which a and b differ, among those both
 // clients can express. Values are not shown: they may be secrets.
 func differing(a, b canonical.Server, ca, cb formats.Capabilities) []string {
-	a, b = a.Clone(), b.Clone()
-	a.Normalize()
-	b.Normalize()
+	a, b = a.Normalized(), b.Normalized()
 	var out []string
 	if a.Transport != b.Transport && ca.Supports(b.Transport) && cb.Supports(a.Transport) {
 		out = append(out, "transport")

@@ -6,8 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
@@ -45,6 +48,56 @@ type Options struct {
 	// the source's version, as a store server's is with the store's.
 	Team       canonical.Set
 	TeamSource map[string]string
+	// ParseCache, when set, is where a store unchanged since mcpsync last
+	// parsed it is read from (the parse cache every command uses).
+	ParseCache store.Cache
+}
+
+// fileCheck is one client file to check (CheckFile and the checks that
+// need the client), and then what the check found.
+type fileCheck struct {
+	ad       formats.Adapter
+	loc      formats.Location
+	ordinal  int
+	data     []byte
+	mode     fs.FileMode
+	file     int // its FileReport in Report.Files
+	findings []Finding
+	set      canonical.Set
+}
+
+func (c *fileCheck) run(o Options) {
+	ad, loc := c.ad, c.loc
+	fs, set := CheckFile(FileInput{Adapter: ad, Location: loc, Data: c.data, Mode: c.mode, LookupEnv: o.LookupEnv,
+		ImportHint: importHint(ad.ID(), loc, o.Env)})
+	fs = append(fs, unapprovedFindings(ad, loc, set, o.Env)...)
+	if rm, ok := ad.(formats.RemoteManaged); ok {
+		if why := rm.ManagedRemotely(loc, c.data); why != "" {
+			fs = append(fs, Finding{Severity: SevInfo, Kind: ReplacedRemotely, Client: ad.ID(), Scope: loc.Scope, File: loc.Path,
+				Message: why + ": servers added here by hand, or by mcpsync, may vanish when it next syncs; sync leaves the file out",
+				Fix:     "keep this machine's servers elsewhere (the account's connectors, or a client whose file is yours), or remove that key from the file"})
+		}
+	}
+	for i := range fs {
+		if fs[i].File == loc.Path {
+			fs[i].Root = loc.Root
+		}
+	}
+	c.findings, c.set, c.data = fs, set, nil
+}
+
+// eachCheck runs check on every element of checks, on every processor.
+func eachCheck(checks []fileCheck, check func(*fileCheck)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(checks)) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(checks); i = int(next.Add(1)) - 1 {
+				check(&checks[i])
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // entry is one server as one client location holds it.
@@ -61,6 +114,7 @@ type entry struct {
 func Run(o Options) *Report {
 	r := &Report{Files: []FileReport{}, Findings: []Finding{}}
 	var entries []entry
+	var checks []fileCheck
 	checkedPaths := map[string]bool{}
 	var chosen []formats.Adapter
 	for _, ad := range o.Registry.All() {
@@ -121,27 +175,19 @@ func Run(o Options) *Report {
 				mode = 0 // one permission finding per file
 			}
 			checkedPaths[loc.Path] = true
-			fs, set := CheckFile(FileInput{Adapter: ad, Location: loc, Data: data, Mode: mode, LookupEnv: o.LookupEnv,
-				ImportHint: importHint(ad.ID(), loc, o.Env)})
-			fs = append(fs, unapprovedFindings(ad, loc, set, o.Env)...)
-			if rm, ok := ad.(formats.RemoteManaged); ok {
-				if why := rm.ManagedRemotely(loc, data); why != "" {
-					fs = append(fs, Finding{Severity: SevInfo, Kind: ReplacedRemotely, Client: ad.ID(), Scope: loc.Scope, File: loc.Path,
-						Message: why + ": servers added here by hand, or by mcpsync, may vanish when it next syncs; sync leaves the file out",
-						Fix:     "keep this machine's servers elsewhere (the account's connectors, or a client whose file is yours), or remove that key from the file"})
-				}
-			}
-			for i := range fs {
-				if fs[i].File == loc.Path {
-					fs[i].Root = loc.Root
-				}
-			}
-			r.Findings = append(r.Findings, fs...)
-			fr.Servers = set.Len()
+			checks = append(checks, fileCheck{ad: ad, loc: loc, ordinal: i, data: data, mode: mode, file: len(r.Files)})
 			r.Files = append(r.Files, fr)
-			for _, srv := range set.Servers {
-				entries = append(entries, entry{client: ad, loc: loc, srv: srv, ordinal: i})
-			}
+		}
+	}
+	// The files are checked side by side (each decoded and scanned for
+	// secrets: at 10,000 servers in five files, a second one after the
+	// other), and their findings and entries taken in file order.
+	eachCheck(checks, func(c *fileCheck) { c.run(o) })
+	for _, c := range checks {
+		r.Findings = append(r.Findings, c.findings...)
+		r.Files[c.file].Servers = c.set.Len()
+		for _, srv := range c.set.Servers {
+			entries = append(entries, entry{client: c.ad, loc: c.loc, srv: srv, ordinal: c.ordinal})
 		}
 	}
 	stores := map[canonical.Scope]*store.Store{}
@@ -149,7 +195,7 @@ func Run(o Options) *Report {
 		if len(o.Scopes) > 0 && !slices.Contains(o.Scopes, sf.Scope) && !(sf.Scope == canonical.ScopeUser && slices.Contains(o.Scopes, canonical.ScopeLocal)) {
 			continue
 		}
-		if st := checkStore(r, sf, o.LookupEnv); st != nil {
+		if st := checkStore(r, sf, o.LookupEnv, o.ParseCache); st != nil {
 			stores[sf.Scope] = st
 			r.Findings = append(r.Findings, checkClientBlocks(st, sf, o.Registry)...)
 		}
@@ -191,7 +237,7 @@ func importHint(client string, loc formats.Location, env formats.Env) string {
 
 // checkStore checks one of mcpsync's stores like a client file and returns
 // it when it loaded.
-func checkStore(r *Report, sf StoreFile, lookup func(string) (string, bool)) *store.Store {
+func checkStore(r *Report, sf StoreFile, lookup func(string) (string, bool), cache store.Cache) *store.Store {
 	root := ""
 	if sf.Scope == canonical.ScopeProject {
 		root = filepath.Dir(sf.Path) // it came with the project
@@ -208,7 +254,7 @@ func checkStore(r *Report, sf StoreFile, lookup func(string) (string, bool)) *st
 		r.Findings = append(r.Findings, f)
 		return nil
 	}
-	st, ds := store.Parse(sf.Path, data)
+	st, ds := store.ParseCached(sf.Path, data, cache)
 	for _, d := range ds {
 		f := classify(d, "mcpsync")
 		f.Client, f.Scope = "store", sf.Scope

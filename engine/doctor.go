@@ -63,6 +63,7 @@ func (e *Engine) Doctor(o DoctorOptions) (*DoctorResult, error) {
 		Scopes:     o.Scopes,
 		Team:       teamSet,
 		TeamSource: teamSource,
+		ParseCache: e.parseCache(),
 	}
 	res := &DoctorResult{Report: doctor.Run(opts), Stores: len(stores)}
 	if !o.Fix {
