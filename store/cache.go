@@ -219,8 +219,10 @@ func (s *Store) ensureSyntax() {
 	if s.blocks != nil || s.broken {
 		return
 	}
-	loaded := s.loaded
-	if loaded == nil && s.cached != nil {
+	var loaded []canonical.Server
+	if s.loaded != nil {
+		loaded = s.loaded.Servers
+	} else if s.cached != nil {
 		if p, ok := decodeParsed(s.cached); ok {
 			loaded = p.Servers
 		}
@@ -279,6 +281,6 @@ func (s *Store) unchangedSinceCache() bool {
 	if reflect.DeepEqual(s.Servers.Servers, loaded.Servers) && reflect.DeepEqual(s.Clients, loaded.Clients) {
 		return true
 	}
-	s.loaded = loaded.Servers // for ensureSyntax, which comes next, not to decode them again
+	s.loaded = &loaded // for the edit, which comes next, not to decode them again
 	return false
 }

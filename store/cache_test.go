@@ -2,7 +2,9 @@ package store
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/mcpsync/mcpsync/canonical"
@@ -105,6 +107,50 @@ func checkCached(t *testing.T, src []byte) {
 	if a, b := editForCache(parsed), editForCache(cached); string(a) != string(b) {
 		t.Fatalf("the same edit differs:\nparsed %q\ncached %q\n-- src --\n%s", a, b, src)
 	}
+	// Edits of servers alone, the client rules as loaded: a store from the
+	// cache parses only the blocks they touch (blocksFromCache).
+	for i, edit := range serverEdits {
+		reparsed, _ := Parse("f.hcl", src)
+		lastParsed.put("", nil, nil, nil)
+		fromCache, _ := ParseCached("f.hcl", src, c)
+		if a, b := edit(reparsed), edit(fromCache); string(a) != string(b) {
+			t.Fatalf("server edit %d differs:\nparsed %q\ncached %q\n-- src --\n%s", i, a, b, src)
+		}
+	}
+}
+
+// serverEdits change servers and leave the client rules: one changed, one
+// removed, one added, and all three at once.
+var serverEdits = []func(s *Store) []byte{
+	func(s *Store) []byte {
+		if n := s.Servers.Len(); n > 0 {
+			e := s.Servers.Servers[n-1].Clone()
+			e.Disabled = !e.Disabled
+			e.Env = map[string]string{"EDITED": "${X}"}
+			s.Put(e)
+		}
+		return s.Bytes()
+	},
+	func(s *Store) []byte {
+		if s.Servers.Len() > 0 {
+			s.Remove(s.Servers.Servers[0].Name)
+		}
+		return s.Bytes()
+	},
+	func(s *Store) []byte {
+		s.Put(canonical.Server{Name: "added-alone", URL: "https://x.example/mcp"})
+		return s.Bytes()
+	},
+	func(s *Store) []byte {
+		if s.Servers.Len() > 1 {
+			e := s.Servers.Servers[1].Clone()
+			e.Args = append(e.Args, "more")
+			s.Put(e)
+			s.Remove(s.Servers.Servers[0].Name)
+		}
+		s.Put(canonical.Server{Name: "added-too", Command: "x"})
+		return s.Bytes()
+	},
 }
 
 // checkDropped: a parsed store whose syntax a reader let go of
@@ -159,7 +205,11 @@ func FuzzParseCached(f *testing.F) {
 		"server \"b\" {\n  command = \"y\" // c\n  extra \"z\" {\n    k = [1, {a = null}, \"<&>\"]\n  }\n}",
 		"server \"a\" {\n  command = \"x\"\n  env = {}\n  args = []\n  oauth {\n    client_id = \"i\"\n  }\n}\n\nclient \"c\" {\n  exclude = [\"a\", \"zz\"]\n}",
 		"resolver \"r\" {\n  command = [\"x\"]\n  timeout = \"2s\"\n}\nsource \"s\" {\n  git = \"https://x\"\n}\n",
-		"client \"vscode\" {\n  file = \"~/.vscode-server/data/User/mcp.json\"\n}\n", "server \"a\" {\n"} {
+		"client \"vscode\" {\n  file = \"~/.vscode-server/data/User/mcp.json\"\n}\n", "server \"a\" {\n",
+		// pieces of text between a server's line and the next server's
+		"server \"a\" {\n  command = \"x\"\n}\n/* a comment\n that ends */ server \"b\" {\n  command = \"y\"\n}\n",
+		"server \"a\" { command = \"x\" }\n\nclient \"c\" {\n  exclude = [\"b\"]\n}\n# between\n  server \"b\" {\n  url = \"https://x\"\n}\n\n// end\n",
+		"server \"a\" {\n  command = \"x\"\n  /* open\n}\nserver \"b\" {\n  close */\n}\nserver \"c\" {\n  command = \"z\"\n}\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) { checkCached(t, src) })
@@ -219,5 +269,31 @@ func checkDecodeParsed(t *testing.T, data []byte) {
 	}
 	if ok && !reflect.DeepEqual(want, got) {
 		t.Fatalf("decodeParsed reads differently from encoding/json\n%q\nencoding/json: %#v\ndecodeParsed:  %#v", data, want, got)
+	}
+}
+
+// TestEditFromCacheParsesOnlyItsBlocks: an edit of one server of a store
+// from the cache reads the syntax of that block alone, and writes what
+// an edit of the parsed store writes.
+func TestEditFromCacheParsesOnlyItsBlocks(t *testing.T) {
+	var src strings.Builder
+	for i := range 50 {
+		fmt.Fprintf(&src, "# server %d\nserver \"s%02d\" {\n  command = \"npx\"\n  args    = [\"-y\", \"pkg-%d\"]\n}\n\n", i, i, i)
+	}
+	src.WriteString("client \"cursor\" {\n  exclude = [\"s01\"]\n}\n")
+	data := []byte(src.String())
+	c := &memCache{}
+	ParseCached("f.hcl", data, c)
+	lastParsed.put("", nil, nil, nil)
+	for i, edit := range serverEdits {
+		cached, _ := ParseCached("f.hcl", data, c)
+		parsed, _ := Parse("f.hcl", data)
+		got, want := edit(cached), edit(parsed)
+		if string(got) != string(want) {
+			t.Fatalf("edit %d differs:\n%s\n---\n%s", i, got, want)
+		}
+		if cached.blocks != nil {
+			t.Errorf("edit %d read the syntax of every block", i)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/mcpsync/mcpsync/canonical"
 )
@@ -44,34 +45,43 @@ func (s *Store) edits() []edit {
 	if s.broken || s.unchangedSinceCache() {
 		return nil
 	}
-	s.ensureSyntax()
 	want := make(map[string]*canonical.Server, len(s.Servers.Servers))
 	for i := range s.Servers.Servers {
 		want[s.Servers.Servers[i].Name] = &s.Servers.Servers[i]
 	}
-	blocks := make([]*serverBlock, 0, len(s.blocks))
-	for _, b := range s.blocks {
-		blocks = append(blocks, b)
+	blocks, rulesAsLoaded := s.blocksFromCache(want)
+	if blocks == nil {
+		s.ensureSyntax()
+		blocks = make([]*serverBlock, 0, len(s.blocks))
+		for _, b := range s.blocks {
+			blocks = append(blocks, b)
+		}
+		sort.Slice(blocks, func(i, j int) bool {
+			return blocks[i].syntax.TypeRange.Start.Byte < blocks[j].syntax.TypeRange.Start.Byte
+		})
 	}
-	sort.Slice(blocks, func(i, j int) bool {
-		return blocks[i].syntax.TypeRange.Start.Byte < blocks[j].syntax.TypeRange.Start.Byte
-	})
 	var out []edit
-	insertAt := -1
+	var lastKept *serverBlock
+	had := make(map[string]bool, len(blocks))
 	for _, b := range blocks {
+		had[b.srv.Name] = true
 		srv, keep := want[b.srv.Name]
 		if !keep {
 			out = append(out, s.removeBlock(b))
 			continue
 		}
 		out = append(out, s.editBlock(b, srv)...)
-		insertAt = lineEnd(s.src, b.syntax.CloseBraceRange.End.Byte)
+		lastKept = b
 	}
+	insertAt := -1
 	var added []string
 	for _, srv := range s.Servers.Servers {
-		if _, had := s.blocks[srv.Name]; !had {
+		if !had[srv.Name] {
 			added = append(added, strings.TrimSuffix(renderServerBlock(srv), "\n"))
 		}
+	}
+	if len(added) > 0 && lastKept != nil {
+		insertAt = lineEnd(s.src, lastKept.syntax.CloseBraceRange.End.Byte)
 	}
 	if len(added) > 0 {
 		text := strings.Join(added, "\n\n")
@@ -90,7 +100,116 @@ func (s *Store) edits() []edit {
 			out = append(out, edit{n, n, sep + text + "\n"})
 		}
 	}
+	if rulesAsLoaded {
+		return out // the client rules are those in the file: nothing to change there
+	}
 	return append(out, s.clientEdits()...) // the client rules (clientrule.go)
+}
+
+// blocksFromCache returns the server blocks of a store from the cache in
+// file order, with the syntax of only those an edit needs (a block that
+// changes or goes, and the last one kept when servers are added after it),
+// when the client rules are still those loaded, so that no edit needs the
+// rest: the edit of one server in a store of 10,000 parsed all 10,000
+// blocks for it. Each block needed is parsed from its header's line to the
+// next server's (the cache gives each server's line); nil when the store
+// is not from the cache, or any of those pieces does not parse alone to
+// exactly its block (a comment that spans into its header's line, say):
+// then the whole file's syntax is read.
+func (s *Store) blocksFromCache(want map[string]*canonical.Server) (blocks []*serverBlock, rulesAsLoaded bool) {
+	loaded := s.loaded
+	if s.blocks != nil || loaded == nil || !reflect.DeepEqual(s.Clients, loaded.Clients) {
+		return nil, false
+	}
+	servers := loaded.Servers
+	need := make([]bool, len(servers))
+	lastKept := -1
+	for i := range servers {
+		srv, keep := want[servers[i].Name]
+		if !keep || !serversEqual(&servers[i], srv) {
+			need[i] = true
+		}
+		if keep {
+			lastKept = i
+		}
+	}
+	if lastKept >= 0 {
+		inFile := make(map[string]bool, len(servers))
+		for i := range servers {
+			inFile[servers[i].Name] = true
+		}
+		for name := range want {
+			if !inFile[name] {
+				need[lastKept] = true // the servers added go after it
+				break
+			}
+		}
+	}
+	var lines []int // where each line starts, built when a block is needed
+	blocks = make([]*serverBlock, len(servers))
+	for i := range servers {
+		blocks[i] = &serverBlock{srv: servers[i]}
+		if !need[i] {
+			continue
+		}
+		if lines == nil {
+			lines = lineStarts(s.src)
+		}
+		syntax, ok := s.blockOnItsLines(servers, i, lines)
+		if !ok {
+			return nil, false
+		}
+		blocks[i].syntax = syntax
+	}
+	return blocks, true
+}
+
+// blockOnItsLines parses servers[i]'s block from the start of its header's
+// line to the start of the next server's header line (or the end), and
+// returns it when that text parses without a diagnostic and its first
+// block is that server's, at the place the cache says, with nothing but
+// blanks before it on its line.
+func (s *Store) blockOnItsLines(servers []canonical.Server, i int, lines []int) (*hclsyntax.Block, bool) {
+	line := servers[i].Origin.Line
+	if line < 1 || line > len(lines) {
+		return nil, false
+	}
+	start, end := lines[line-1], len(s.src)
+	if i+1 < len(servers) {
+		next := servers[i+1].Origin.Line
+		if next <= line || next > len(lines) {
+			return nil, false
+		}
+		end = lines[next-1]
+	}
+	f, diags := hclsyntax.ParseConfig(s.src[start:end], s.Path, hcl.Pos{Line: line, Column: 1, Byte: start})
+	if len(diags) > 0 {
+		return nil, false
+	}
+	body, ok := f.Body.(*hclsyntax.Body)
+	if !ok || len(body.Blocks) == 0 {
+		return nil, false
+	}
+	blk := body.Blocks[0]
+	if blk.Type != "server" || len(blk.Labels) != 1 || blk.Labels[0] != servers[i].Name ||
+		blk.LabelRanges[0].Start.Line != line || blk.LabelRanges[0].Start.Column != servers[i].Origin.Column ||
+		len(bytes.TrimLeft(s.src[start:blk.TypeRange.Start.Byte], " \t")) != 0 {
+		return nil, false
+	}
+	return blk, true
+}
+
+// lineStarts returns the offset in src at which each line starts.
+func lineStarts(src []byte) []int {
+	starts := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
+	for at := 0; ; {
+		i := bytes.IndexByte(src[at:], '\n')
+		if i < 0 {
+			return starts
+		}
+		at += i + 1
+		starts = append(starts, at)
+	}
 }
 
 // removeBlock cuts a server block out, whole lines, with one blank line

@@ -53,8 +53,9 @@ type Store struct {
 	// Bytes needs no syntax tree.
 	cached []byte
 	// loaded is what cached decodes to, once a save has asked
-	// (unchangedSinceCache), for ensureSyntax to pair with the blocks.
-	loaded []canonical.Server
+	// (unchangedSinceCache) and found the store changed: for the edit
+	// (blocksFromCache, ensureSyntax) not to decode it again.
+	loaded *parsed
 	broken bool // src did not parse; nothing may be written
 }
 
