@@ -494,8 +494,11 @@ func BenchmarkSync(b *testing.B) {
 // watcher, fsnotify and the debounce around it).
 func BenchmarkSyncEdit(b *testing.B) {
 	productGC(b)
-	for _, n := range []int{50, 1000} {
+	for _, n := range []int{50, 1000, 10000} {
 		b.Run(fmt.Sprintf("servers=%d", n), func(b *testing.B) {
+			if n == 10000 && testing.Short() {
+				b.Skip("10,000 servers: not with -short")
+			}
 			p := newProject(b, n)
 			p.exportApply(fiveClients)
 			cursor := filepath.Join(p.dir, ".cursor", "mcp.json")

@@ -200,7 +200,7 @@ func (e *Engine) SaveStore(st *store.Store) error {
 			return err
 		}
 	}
-	verified, ds := store.ParseCached(st.Path, data, e.parseCache())
+	verified, ds := store.ParseEdited(st.Path, before, data, e.parseCache())
 	if ds.HasErrors() {
 		// Bytes only writes what Parse reads; reaching this is a bug.
 		return fmt.Errorf("%s: the edited store would not read back (%v); nothing was written", st.Path, ds.Err())

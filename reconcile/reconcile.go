@@ -667,7 +667,7 @@ func (p *planner) syncOptions() (so emitters.SyncOptions, readBack func() canoni
 		checked := make(chan canonical.Diagnostics, 1)
 		go func() {
 			var problem canonical.Diagnostics
-			if _, ds := store.ParseCached(storePath, after, p.opts.ParseCache); ds.HasErrors() {
+			if _, ds := store.ParseEdited(storePath, p.opts.Store.Original(), after, p.opts.ParseCache); ds.HasErrors() {
 				d := canonical.Errorf("the edited store does not read back")
 				d.Detail = "this is a bug in mcpsync; nothing was written. First problem: " + ds.Errors()[0].Error()
 				problem = append(problem, d.At(canonical.Pos{File: storePath}))
