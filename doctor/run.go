@@ -6,15 +6,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/internal/atomicfile"
+	"github.com/mcpsync/mcpsync/internal/parallel"
 	"github.com/mcpsync/mcpsync/internal/safefile"
 	"github.com/mcpsync/mcpsync/internal/secrets"
 	"github.com/mcpsync/mcpsync/store"
@@ -84,20 +82,6 @@ func (c *fileCheck) run(o Options) {
 		}
 	}
 	c.findings, c.set, c.data = fs, set, nil
-}
-
-// eachCheck runs check on every element of checks, on every processor.
-func eachCheck(checks []fileCheck, check func(*fileCheck)) {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(checks)) {
-		wg.Go(func() {
-			for i := int(next.Add(1)) - 1; i < len(checks); i = int(next.Add(1)) - 1 {
-				check(&checks[i])
-			}
-		})
-	}
-	wg.Wait()
 }
 
 // entry is one server as one client location holds it.
@@ -182,7 +166,7 @@ func Run(o Options) *Report {
 	// The files are checked side by side (each decoded and scanned for
 	// secrets: at 10,000 servers in five files, a second one after the
 	// other), and their findings and entries taken in file order.
-	eachCheck(checks, func(c *fileCheck) { c.run(o) })
+	parallel.Each(len(checks), func(i int) { checks[i].run(o) })
 	for _, c := range checks {
 		r.Findings = append(r.Findings, c.findings...)
 		r.Files[c.file].Servers = c.set.Len()

@@ -2,11 +2,10 @@ package emitters
 
 import (
 	"bytes"
-	"runtime"
-	"sync"
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/internal/parallel"
 	"github.com/mcpsync/mcpsync/internal/safefile"
 	"github.com/mcpsync/mcpsync/ledger"
 )
@@ -61,13 +60,7 @@ func ReadForSync(targets []Target, memo *DecodeMemo) *SyncInput {
 // the files of a plan are independent of one another (each is read,
 // decoded and encoded by its own clients), and the adapters keep no state
 // between calls.
-func eachFile(n int, f func(i int)) {
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
-	eachIn(order, f)
-}
+func eachFile(n int, f func(i int)) { parallel.Each(n, f) }
 
 // eachFileCostliestFirst is eachFile over groups, a TOML or YAML file
 // first: their clients' edits are verified with a second parser and cost
@@ -92,30 +85,7 @@ func costliestFirst(groups [][]Target) []int {
 }
 
 // eachIn is eachFile in the given order of the indexes.
-func eachIn(order []int, f func(i int)) {
-	n := len(order)
-	workers := min(n, runtime.GOMAXPROCS(0))
-	if workers <= 1 {
-		for _, i := range order {
-			f(i)
-		}
-		return
-	}
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range workers {
-		wg.Go(func() {
-			for i := range next {
-				f(i)
-			}
-		})
-	}
-	for _, i := range order {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-}
+func eachIn(order []int, f func(i int)) { parallel.In(order, f) }
 
 // FileOf returns the file a section of the input lives in.
 func (in *SyncInput) FileOf(tp *TargetPlan) *FileChange {

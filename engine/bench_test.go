@@ -664,6 +664,13 @@ func BenchmarkScaling(b *testing.B) {
 			data, _ := os.ReadFile(filepath.Join(p.dir, ".cursor", "mcp.json"))
 			return nil, func() { p.convert(data) }
 		}},
+		{"clients", func(p *project) (func(), func()) {
+			return nil, func() {
+				if len(p.engine().Clients("", "")) == 0 {
+					p.tb.Fatal("no clients")
+				}
+			}
+		}},
 	}
 	for _, v := range verbs {
 		s1, o1 := v.prep(small)
