@@ -43,6 +43,9 @@ func (e *Engine) ReadClient(ad formats.Adapter, scope canonical.Scope, file stri
 	var all canonical.Diagnostics
 	read := 0
 	first := map[string]int{} // where each name was read first, in set
+	// A large file unchanged since a run read or wrote it (an import after
+	// an export) is taken from the parse cache, as export and sync take it.
+	decodes := e.decodes(nil)
 	for _, loc := range locs {
 		data, _, err := safefile.ReadFile(loc.Path, loc.Root)
 		var linkOut *safefile.LinkOutError
@@ -53,7 +56,7 @@ func (e *Engine) ReadClient(ad formats.Adapter, scope canonical.Scope, file stri
 			return set, all, fmt.Errorf("cannot read %s: %w; nothing was imported", e.Display(loc.Path), err)
 		}
 		read++
-		got, ds := ad.Decode(loc, data)
+		got, ds := decodes.Decode(ad, loc, data)
 		all = append(all, ds.WithFile(loc.Path)...)
 		if la, ok := ad.(formats.LeftAloner); ok {
 			all = append(all, la.LeftAlone(loc, data)...)

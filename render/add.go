@@ -9,8 +9,10 @@ import (
 )
 
 // AddOutcomes says what add did to each server in the store.
-func AddOutcomes(w io.Writer, st *store.Store, outcomes []engine.AddOutcome, o Paths) {
+func AddOutcomes(out io.Writer, st *store.Store, outcomes []engine.AddOutcome, o Paths) {
 	where := o.storeShow(st.Path)
+	w := batchLines(out)
+	defer w.flush()
 	for _, oc := range outcomes {
 		switch oc.Action {
 		case "unchanged":

@@ -8,7 +8,9 @@ import (
 )
 
 // ImportOutcomes writes one line per server the import considered.
-func ImportOutcomes(w io.Writer, run *engine.ImportRun) {
+func ImportOutcomes(out io.Writer, run *engine.ImportRun) {
+	w := batchLines(out)
+	defer w.flush()
 	for _, o := range run.Outcomes {
 		switch o.Action {
 		case engine.ImportRenamed:

@@ -90,6 +90,10 @@ func (b *lineBatch) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// batchLines is a lineBatch on w: for a printer that writes a line per
+// server (import's and add's outcomes), which call its flush at the end.
+func batchLines(w io.Writer) *lineBatch { return &lineBatch{w: w} }
+
 // flush writes what is left, a last line without its newline too.
 func (b *lineBatch) flush() error {
 	if len(b.buf) == 0 {

@@ -9,7 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpsync/mcpsync/engine"
 	"github.com/mcpsync/mcpsync/internal/benchgoal"
+	"github.com/mcpsync/mcpsync/store"
 )
 
 // writes records each Write it is given.
@@ -95,4 +97,35 @@ func BenchmarkTableSafe10000(b *testing.B) {
 	b.ReportMetric(float64(table.Microseconds())/1000/float64(b.N), "ms-table")
 	b.ReportMetric(float64(floor.Microseconds())/1000/float64(b.N), "ms-one-write")
 	benchgoal.Ratio(b, "x-one-write", float64(table)/float64(floor), 3)
+}
+
+// TestOutcomesWriteWholeLines: the line per server that import and add
+// print reaches the stream in a few writes, not one per server (at
+// 10,000 servers each was masked, escaped and written on its own).
+func TestOutcomesWriteWholeLines(t *testing.T) {
+	const n = 2000
+	run := &engine.ImportRun{}
+	var added []engine.AddOutcome
+	for i := range n {
+		run.Outcomes = append(run.Outcomes, engine.ImportOutcome{Name: fmt.Sprintf("s%d", i), Action: "unchanged"})
+		added = append(added, engine.AddOutcome{Name: fmt.Sprintf("s%d", i), Action: "added"})
+	}
+	for name, print := range map[string]func(w io.Writer){
+		"import": func(w io.Writer) { ImportOutcomes(w, run) },
+		"add":    func(w io.Writer) { AddOutcomes(w, &store.Store{Path: "/p/mcpsync.hcl"}, added, Paths{}) },
+	} {
+		var got writes
+		print(&got)
+		if lines := strings.Count(got.all.String(), "\n"); lines != n {
+			t.Fatalf("%s: %d lines, want %d", name, lines, n)
+		}
+		if len(got.calls) > n/100 {
+			t.Errorf("%s: %d writes for %d lines", name, len(got.calls), n)
+		}
+		for _, c := range got.calls {
+			if !strings.HasSuffix(c, "\n") {
+				t.Fatalf("%s: a write that is not whole lines: %q", name, c)
+			}
+		}
+	}
 }
