@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpsync/mcpsync/engine"
 	"github.com/mcpsync/mcpsync/internal/benchgoal"
+	"github.com/mcpsync/mcpsync/reconcile"
 	"github.com/mcpsync/mcpsync/store"
 )
 
@@ -99,20 +100,23 @@ func BenchmarkTableSafe10000(b *testing.B) {
 	benchgoal.Ratio(b, "x-one-write", float64(table)/float64(floor), 3)
 }
 
-// TestOutcomesWriteWholeLines: the line per server that import and add
-// print reaches the stream in a few writes, not one per server (at
+// TestOutcomesWriteWholeLines: the line per server that import, add and
+// sync print reaches the stream in a few writes, not one per server (at
 // 10,000 servers each was masked, escaped and written on its own).
 func TestOutcomesWriteWholeLines(t *testing.T) {
 	const n = 2000
 	run := &engine.ImportRun{}
 	var added []engine.AddOutcome
+	var synced []reconcile.Outcome
 	for i := range n {
 		run.Outcomes = append(run.Outcomes, engine.ImportOutcome{Name: fmt.Sprintf("s%d", i), Action: "unchanged"})
 		added = append(added, engine.AddOutcome{Name: fmt.Sprintf("s%d", i), Action: "added"})
+		synced = append(synced, reconcile.Outcome{Server: fmt.Sprintf("s%d", i), Action: "added", From: []string{"cursor"}, To: []string{"store"}})
 	}
 	for name, print := range map[string]func(w io.Writer){
 		"import": func(w io.Writer) { ImportOutcomes(w, run) },
 		"add":    func(w io.Writer) { AddOutcomes(w, &store.Store{Path: "/p/mcpsync.hcl"}, added, Paths{}) },
+		"sync":   func(w io.Writer) { SyncOutcomes(w, "would sync ", synced) },
 	} {
 		var got writes
 		print(&got)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/reconcile"
+	"github.com/mcpsync/mcpsync/render"
 	"github.com/urfave/cli/v3"
 )
 
@@ -89,9 +90,7 @@ func (a *App) runResolve(scope canonical.Scope, name, take string, dryRun bool) 
 	}
 	if dryRun {
 		a.printDiff(r.Plan, false)
-		for _, o := range r.Outcomes {
-			fmt.Fprintln(a.Stderr, "would sync "+o.Line())
-		}
+		render.SyncOutcomes(a.Stderr, "would sync ", r.Outcomes)
 		fmt.Fprintf(a.Stderr, "dry run: %d file(s) would change; nothing was written\n", len(r.Plan.Changes()))
 		return nil
 	}
@@ -102,9 +101,7 @@ func (a *App) runResolve(scope canonical.Scope, name, take string, dryRun bool) 
 	if a.JSON {
 		return a.printJSON(a.syncJSON(run, false, false, res))
 	}
-	for _, o := range r.Outcomes {
-		fmt.Fprintln(a.Stdout, o.Line())
-	}
+	render.SyncOutcomes(a.Stdout, "", r.Outcomes)
 	switch {
 	case len(r.Outcomes) == 0:
 		fmt.Fprintf(a.Stderr, "%s: every side already holds %s's version; nothing to change\n", name, take)

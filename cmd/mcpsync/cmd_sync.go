@@ -65,13 +65,9 @@ func (a *App) runSync(o engine.SyncOptions, exitCode, showSecrets bool) error {
 		a.printJSON(a.syncJSON(run, dryRun, showSecrets, res))
 	case dryRun:
 		a.printDiff(r.Plan, showSecrets)
-		for _, o := range r.Outcomes {
-			fmt.Fprintln(a.Stderr, "would sync "+o.Line())
-		}
+		render.SyncOutcomes(a.Stderr, "would sync ", r.Outcomes)
 	default:
-		for _, o := range r.Outcomes {
-			fmt.Fprintln(a.Stdout, o.Line())
-		}
+		render.SyncOutcomes(a.Stdout, "", r.Outcomes)
 	}
 	if !a.JSON {
 		if note := run.Desired.PendingNote(); note != "" {
