@@ -53,6 +53,7 @@ func BenchmarkProcessScaling(b *testing.B) {
 	}
 	small, large := newSandbox(1000), newSandbox(10000)
 	userStore := func(s sandbox) string { return filepath.Join(s.home, ".config", "mcpsync", "mcpsync.hcl") }
+	off := map[string]bool{} // by project: whether disable-enable last switched its server off
 	verbs := []struct {
 		name  string
 		setup func(s sandbox) // untimed, before each run
@@ -65,6 +66,12 @@ func BenchmarkProcessScaling(b *testing.B) {
 		{"import", nil, func(sandbox) []string { return []string{"import", "--from", "cursor", "--scope", "project"} }},
 		{"add", func(s sandbox) { os.Remove(userStore(s)) }, func(s sandbox) []string { return []string{"add", "--file", s.paste} }},
 		{"convert", nil, func(s sandbox) []string { return []string{"convert", "--from", "cursor", "--to", "codex", s.cursor} }},
+		// An edit of one server in the project's store, off and on in turn.
+		{"disable-enable", nil, func(s sandbox) []string {
+			off[s.proj] = !off[s.proj]
+			verb := map[bool]string{true: "disable", false: "enable"}[off[s.proj]]
+			return []string{verb, "--scope", "project", "fs-00030"}
+		}},
 	}
 	const repeatSmall = 5
 	for _, v := range verbs {
