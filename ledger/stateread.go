@@ -60,13 +60,46 @@ func state(r *jsonread.Reader, st *State) bool {
 			st.Bases = jsonread.Map(r, func() map[string]*Entry { return entries(r) })
 		case "sync":
 			r.Once(&seen, 3)
-			r.Unmarshal(&st.Sync) // small: what sync remembers beyond the bases
+			st.Sync = jsonread.Map(r, func() *Sync { return syncRecord(r) })
 		case "snapshots":
 			r.Once(&seen, 4)
 			st.Snapshots = jsonread.Map(r, func() (s canonical.Server) {
 				r.Server(&s)
 				return s
 			})
+		default:
+			r.Fail()
+		}
+	}
+}
+
+// syncRecord reads what two-way sync remembers of one store. Its clients'
+// entries hold their servers (Save puts only those of files and bases in
+// the snapshots): after a sync of 10,000 servers with five clients, 50,000
+// entries and 11 of the file's 15 MB. Read with encoding/json's rules
+// (Reader.Unmarshal) they were half of every load of the state: 270 ms of
+// mcpsync status.
+func syncRecord(r *jsonread.Reader) *Sync {
+	s := &Sync{}
+	var seen uint32
+	if !r.Expect('{') {
+		return s
+	}
+	for i := 0; ; i++ {
+		k, ok := r.Member(i)
+		if !ok {
+			return s
+		}
+		switch string(k) {
+		case "clients":
+			r.Once(&seen, 0)
+			s.Clients = jsonread.Map(r, func() map[string]*Entry { return entries(r) })
+		case "deleted":
+			r.Once(&seen, 1)
+			s.Deleted = entries(r)
+		case "conflicts":
+			r.Once(&seen, 2)
+			r.Unmarshal(&s.Conflicts) // rare, and few
 		default:
 			r.Fail()
 		}

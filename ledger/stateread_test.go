@@ -31,6 +31,10 @@ func savedState(t testing.TB, a, b string) []byte {
 		st.SetManaged(path, b, remote.Name, NewEntry("claude-code", remote, at))
 	}
 	st.SetBase("/s/mcpsync.hcl", a, NewEntry("", srv, at))
+	// What two-way sync remembers: each client's version, and a removal.
+	st.SetClientBase("/s/mcpsync.hcl", "/home/u/.cursor/mcp.json", srv.Name, NewEntry("cursor", srv, at))
+	st.SetClientBase("/s/mcpsync.hcl", "/p/"+a+"/.mcp.json\x00"+b, remote.Name, NewEntry("claude-code", remote, at))
+	st.SetDeleted("/s/mcpsync.hcl", b+"-gone", NewEntry("", remote, at))
 	st.SetConflict("/s/mcpsync.hcl", b, &Conflict{At: at, Sides: []ConflictSide{{Side: "store", Server: &remote}, {Side: "cursor", Removed: true}}})
 	if err := st.Save(); err != nil {
 		t.Fatal(err)
