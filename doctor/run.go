@@ -66,22 +66,22 @@ type fileCheck struct {
 
 func (c *fileCheck) run(o Options) {
 	ad, loc := c.ad, c.loc
-	fs, set := CheckFile(FileInput{Adapter: ad, Location: loc, Data: c.data, Mode: c.mode, LookupEnv: o.LookupEnv,
+	found, set := CheckFile(FileInput{Adapter: ad, Location: loc, Data: c.data, Mode: c.mode, LookupEnv: o.LookupEnv,
 		ImportHint: importHint(ad.ID(), loc, o.Env)})
-	fs = append(fs, unapprovedFindings(ad, loc, set, o.Env)...)
+	found = append(found, unapprovedFindings(ad, loc, set, o.Env)...)
 	if rm, ok := ad.(formats.RemoteManaged); ok {
 		if why := rm.ManagedRemotely(loc, c.data); why != "" {
-			fs = append(fs, Finding{Severity: SevInfo, Kind: ReplacedRemotely, Client: ad.ID(), Scope: loc.Scope, File: loc.Path,
+			found = append(found, Finding{Severity: SevInfo, Kind: ReplacedRemotely, Client: ad.ID(), Scope: loc.Scope, File: loc.Path,
 				Message: why + ": servers added here by hand, or by mcpsync, may vanish when it next syncs; sync leaves the file out",
 				Fix:     "keep this machine's servers elsewhere (the account's connectors, or a client whose file is yours), or remove that key from the file"})
 		}
 	}
-	for i := range fs {
-		if fs[i].File == loc.Path {
-			fs[i].Root = loc.Root
+	for i := range found {
+		if found[i].File == loc.Path {
+			found[i].Root = loc.Root
 		}
 	}
-	c.findings, c.set, c.data = fs, set, nil
+	c.findings, c.set, c.data = found, set, nil
 }
 
 // entry is one server as one client location holds it.

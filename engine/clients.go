@@ -41,10 +41,11 @@ func (e *Engine) Clients(goos, home string) []ClientInfo {
 	// parse cache): one after the other and each decoded again, five
 	// project files of 10,000 servers took a quarter of a second.
 	decodes := e.decodes(nil)
+	all := reg.All()
 	var out []ClientInfo
 	type job struct{ client, loc int }
 	var jobs []job
-	for _, ad := range reg.All() {
+	for _, ad := range all {
 		c := ClientInfo{ID: ad.ID(), Name: ad.DisplayName(), Origin: reg.Origin(ad.ID()), Capabilities: ad.Capabilities()}
 		for _, loc := range formats.Locate(ad, env) {
 			c.Locations = append(c.Locations, ClientFile{Location: loc})
@@ -52,7 +53,6 @@ func (e *Engine) Clients(goos, home string) []ClientInfo {
 		}
 		out = append(out, c)
 	}
-	all := reg.All()
 	parallel.Each(len(jobs), func(i int) {
 		ad, l := all[jobs[i].client], &out[jobs[i].client].Locations[jobs[i].loc]
 		l.read(ad, env, decodes)

@@ -68,8 +68,9 @@ func (t *Table) Flush() error {
 // batchSize bytes of them at a time. text/tabwriter writes each cell, and
 // each cell's padding, on its own: into a SafeWriter each was masked,
 // escaped and written to the terminal or the pipe by a call of its own,
-// 120,000 of them for a list of 10,000 servers, a fifth of its time. A
-// SafeWriter is given whole lines (it masks what one write holds).
+// 120,000 of them for a list of 10,000 servers, four fifths of its time
+// into a pipe (442 against 93 ms). A SafeWriter is given whole lines (it
+// masks what one write holds).
 type lineBatch struct {
 	w   io.Writer
 	buf []byte

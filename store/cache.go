@@ -170,6 +170,17 @@ func (m *memo) forget(filename string, src []byte) {
 	}
 }
 
+// dataFor is the kept parse of filename's src, when it is the one parsed
+// last.
+func (m *memo) dataFor(filename string, src []byte) ([]byte, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.filename != filename || !bytes.Equal(m.src, src) {
+		return nil, false
+	}
+	return m.data, m.data != nil
+}
+
 func (m *memo) get(filename string, src []byte) (*Store, canonical.Diagnostics, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"math"
 	"slices"
 	"sort"
 
@@ -44,13 +45,9 @@ func ParseEdited(filename string, before, after []byte, c Cache) (*Store, canoni
 
 // cachedParse is the parse of src that this process's memo or c holds.
 func cachedParse(filename string, src []byte, c Cache) (parsed, bool) {
-	lastParsed.mu.Lock()
-	if lastParsed.filename == filename && bytes.Equal(lastParsed.src, src) {
-		data := lastParsed.data
-		lastParsed.mu.Unlock()
+	if data, ok := lastParsed.dataFor(filename, src); ok {
 		return decodeParsed(data)
 	}
-	lastParsed.mu.Unlock()
 	if data, ok := c.Get("store\x00"+filename, src); ok {
 		return decodeParsed(data)
 	}
@@ -99,31 +96,45 @@ func readBack(filename string, before, after []byte, old parsed) (*Store, bool) 
 	if hiNew < len(after) && hiNew > 0 && after[hiNew-1] != '\n' {
 		return nil, false // the new text runs into the next server's line
 	}
-	line := 1 + bytes.Count(before[:lo], []byte{'\n'})
-	endLine := line + bytes.Count(before[lo:hiOld], []byte{'\n'})
+	// The lines parsed again, [line, endLine) of before: to the end of the
+	// file when no server follows.
+	line, endLine := old.Servers[first].Origin.Line, math.MaxInt
+	if last < len(starts) {
+		endLine = old.Servers[last].Origin.Line
+	}
 	shift := bytes.Count(after[lo:hiNew], []byte{'\n'}) - bytes.Count(before[lo:hiOld], []byte{'\n'})
 
-	// No other block may lie in the text parsed again, before or after.
-	inside := func(p canonical.Pos) bool { return p.Line >= line && p.Line < endLine }
-	for _, r := range old.Clients {
-		if inside(r.Pos) {
-			return nil, false
+	// The other blocks are taken as they were, those after the text parsed
+	// again a few lines further down; none may lie in it.
+	s := newStore(filename)
+	s.src = after
+	s.blocks = nil // from a parse kept, like a store from the cache
+	inside := false
+	moved := func(p canonical.Pos) canonical.Pos {
+		inside = inside || p.Line >= line && p.Line < endLine
+		if p.Line >= endLine {
+			p.Line += shift
 		}
+		return p
 	}
-	for _, f := range old.ClientFiles {
-		if inside(f.Pos) {
-			return nil, false
-		}
+	for name, r := range old.Clients {
+		r.Pos = moved(r.Pos)
+		s.Clients[name] = r
+	}
+	for name, cf := range old.ClientFiles {
+		cf.Pos = moved(cf.Pos)
+		s.ClientFiles[name] = cf
 	}
 	for _, r := range old.Resolvers {
-		if inside(r.Pos) {
-			return nil, false
-		}
+		r.Pos = moved(r.Pos)
+		s.Resolvers = append(s.Resolvers, r)
 	}
 	for _, src := range old.Sources {
-		if inside(src.Pos) {
-			return nil, false
-		}
+		src.Pos = moved(src.Pos)
+		s.Sources = append(s.Sources, src)
+	}
+	if inside {
+		return nil, false
 	}
 
 	f, diags := hclsyntax.ParseConfig(after[lo:hiNew], filename, hcl.Pos{Line: line, Column: 1, Byte: lo})
@@ -146,9 +157,6 @@ func readBack(filename string, before, after []byte, old parsed) (*Store, bool) 
 		}
 	}
 
-	s := newStore(filename)
-	s.src = after
-	s.blocks = nil // from a parse kept, like a store from the cache
 	servers := make([]canonical.Server, 0, first+len(middle)+len(old.Servers)-last)
 	servers = append(servers, old.Servers[:first]...)
 	servers = append(servers, middle...)
@@ -163,29 +171,7 @@ func readBack(filename string, before, after []byte, old parsed) (*Store, bool) 
 		}
 		seen[srv.Name] = true
 	}
-	moved := func(p canonical.Pos) canonical.Pos {
-		if p.Line >= endLine {
-			p.Line += shift
-		}
-		return p
-	}
 	s.Servers.Servers = servers
-	for name, r := range old.Clients {
-		r.Pos = moved(r.Pos)
-		s.Clients[name] = r
-	}
-	for name, cf := range old.ClientFiles {
-		cf.Pos = moved(cf.Pos)
-		s.ClientFiles[name] = cf
-	}
-	for _, r := range old.Resolvers {
-		r.Pos = moved(r.Pos)
-		s.Resolvers = append(s.Resolvers, r)
-	}
-	for _, src := range old.Sources {
-		src.Pos = moved(src.Pos)
-		s.Sources = append(s.Sources, src)
-	}
 	d.diags = append(d.diags, s.Servers.Validate()...)
 	d.checkClientRules(s)
 	if len(d.diags) > 0 {

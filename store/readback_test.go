@@ -132,3 +132,15 @@ func TestReadBackRandomChanges(t *testing.T) {
 		t.Errorf("readBack took %d of %d changes: the test no longer tests it", taken, runs)
 	}
 }
+
+// TestReadBackClientBlockOnTheLastLine: a client block on the file's last
+// line, with no newline after it, lies in the text parsed again when the
+// server before it changes; an edit that takes the block away (its rule
+// emptied) and changes the server is read back without the rule.
+func TestReadBackClientBlockOnTheLastLine(t *testing.T) {
+	before := []byte("server \"a\" {\n  command = \"x\"\n}\n\nserver \"b\" {\n  command = \"x\"\n}\nclient \"c\" { exclude = [\"a\"] }")
+	after := []byte("server \"a\" {\n  command = \"x\"\n}\n\nserver \"b\" {\n  command = \"y\"\n}\n")
+	checkReadBack(t, before, after)
+	// and one that keeps it, moved a line down
+	checkReadBack(t, before, []byte("server \"a\" {\n  command = \"x\"\n}\n\nserver \"b\" {\n  command = \"y\"\n  cwd     = \"/w\"\n}\nclient \"c\" { exclude = [\"a\"] }"))
+}
