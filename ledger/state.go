@@ -43,7 +43,14 @@ const FileName = "state.json"
 
 // Version is the schema version written to state.json. A newer version is
 // refused rather than misread.
-const Version = 1
+//
+// Version 2: two-way sync's records (Sync.Clients and Sync.Deleted) keep
+// their servers in Snapshots, as the records of files and bases do; in
+// version 1 each held its server itself. A version 1 state reads as it was
+// (an entry that holds a server keeps it); a build that reads only version
+// 1 refuses a version 2 state instead of reading sync entries without
+// their servers.
+const Version = 2
 
 // State is the whole state file.
 type State struct {
@@ -268,7 +275,9 @@ func Load(dir string) (*State, error) {
 }
 
 // eachEntry calls f with every entry of the state: the managed entries of
-// every file and every sync base.
+// every file, every sync base, and two-way sync's records of what each
+// client held and what it deleted. (A conflict's sides hold their servers
+// themselves: they are few, and not entries.)
 func (st *State) eachEntry(f func(*Entry)) {
 	for _, file := range st.Files {
 		for _, sec := range file.Sections {
@@ -279,6 +288,19 @@ func (st *State) eachEntry(f func(*Entry)) {
 	}
 	for _, bases := range st.Bases {
 		for _, e := range bases {
+			f(e)
+		}
+	}
+	for _, s := range st.Sync {
+		if s == nil {
+			continue
+		}
+		for _, entries := range s.Clients {
+			for _, e := range entries {
+				f(e)
+			}
+		}
+		for _, e := range s.Deleted {
 			f(e)
 		}
 	}

@@ -209,9 +209,6 @@ func (w stateJSON) section(b []byte, sec *Section) ([]byte, error) {
 }
 
 func (w stateJSON) sync(b []byte, s *Sync) ([]byte, error) {
-	// Two-way sync's entries keep their servers: Save puts only those of
-	// files and sync bases into Snapshots (State.eachEntry).
-	w.bySnapshot = false
 	if s == nil {
 		return append(b, "null"...), nil
 	}

@@ -99,8 +99,8 @@ func checkStateJSON(t *testing.T, st *State) {
 
 // withoutSnapshotted is a copy of st whose entries with a hash and a
 // server hold no server, as Save wrote them before it had stateJSON's
-// bySnapshot: the entries of files and sync bases (State.eachEntry), whose
-// servers Save keeps in Snapshots; two-way sync's entries keep theirs.
+// bySnapshot: the entries of files, sync bases and two-way sync's records
+// (State.eachEntry), whose servers Save keeps in Snapshots.
 func withoutSnapshotted(st *State) *State {
 	strip := func(m map[string]*Entry) map[string]*Entry {
 		if m == nil {
@@ -139,6 +139,23 @@ func withoutSnapshotted(st *State) *State {
 		c.Bases = map[string]map[string]*Entry{}
 		for k, m := range st.Bases {
 			c.Bases[k] = strip(m)
+		}
+	}
+	if st.Sync != nil {
+		c.Sync = map[string]*Sync{}
+		for k, s := range st.Sync {
+			if s != nil {
+				sc := *s
+				if s.Clients != nil {
+					sc.Clients = map[string]map[string]*Entry{}
+					for key, m := range s.Clients {
+						sc.Clients[key] = strip(m)
+					}
+				}
+				sc.Deleted = strip(s.Deleted)
+				s = &sc
+			}
+			c.Sync[k] = s
 		}
 	}
 	return &c

@@ -1041,7 +1041,7 @@ func (r *Result) Record(st *ledger.State, at time.Time) {
 		if old := st.ClientBase(sp, cr.key, cr.name); old != nil && old.Holds(srv) {
 			continue
 		}
-		st.SetClientBase(sp, cr.key, cr.name, ledger.NewEntry(cr.tp.Client, srv, at))
+		st.SetClientBase(sp, cr.key, cr.name, st.NewEntry(cr.tp.Client, srv, at)) // sharing the snapshot of the file's entry of the same server
 	}
 	for _, name := range st.DeletedNames(sp) {
 		if st.Base(sp, name) != nil || !st.HasClientBase(sp, name) && !st.ManagedAnywhere(name) {
