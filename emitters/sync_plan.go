@@ -237,7 +237,7 @@ func planFileSync(fc *FileChange, opts SyncOptions) {
 		}
 		tp.After, tp.readBack, tp.readBackDiags = after, out, ads
 		if len(want.Written) > 0 {
-			tp.addedKeys = addedKeys(t, cur, out, after.Len() > 0)
+			tp.addedKeys = addedKeys(t, cur, out, tp.Current.Len() > 0, after.Len() > 0)
 		}
 		out = tp.sideKeys(opts.State, fc.Path, cur, out, after)
 		wantIdx := want.Servers.Indexed()
