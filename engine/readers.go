@@ -64,9 +64,18 @@ func (e *Engine) otherReadersOf(fc *emitters.FileChange, env formats.Env) canoni
 			if filepath.Clean(loc.Path) != path {
 				continue
 			}
-			before := skippedBy(ad, loc, fc.Before)
+			// The file as it was is read only when the reader would skip a
+			// server the plan writes: most readers skip none, and each read
+			// is a whole decode of the file.
+			var before map[string]*canonical.Diagnostic
 			for name, d := range skippedBy(ad, loc, fc.After) {
-				if !written[name] || before[name] != nil {
+				if !written[name] {
+					continue
+				}
+				if before == nil {
+					before = skippedBy(ad, loc, fc.Before)
+				}
+				if before[name] != nil {
 					continue
 				}
 				why := d.Summary
