@@ -103,29 +103,87 @@ func decodeParsedFast(data []byte) (parsed, bool) {
 // ParseCached is Parse, taking the result from c when the same file was
 // parsed before by this binary, and keeping it there when not. A file with
 // errors is never kept: it is parsed, and its errors reported, every time.
+//
+// A file edited since its last parse (by hand, or by any program but
+// mcpsync) is read as ParseEdited reads mcpsync's own saves: from the parse
+// of the text before the edit, which c keeps with that text, and a parse
+// of the text where it changed (parseFromLast). Adding or changing one
+// server in a store of 10,000 by hand made the next command parse all of
+// it.
 func ParseCached(filename string, src []byte, c Cache) (*Store, canonical.Diagnostics) {
+	return parseCached(filename, src, c, true)
+}
+
+// parseCached is ParseCached; fromLast says whether to try parseFromLast
+// (ParseEdited has tried readBack already).
+func parseCached(filename string, src []byte, c Cache, fromLast bool) (*Store, canonical.Diagnostics) {
 	if c == nil {
 		return Parse(filename, src)
 	}
 	if s, ds, ok := lastParsed.get(filename, src); ok {
 		return s, ds
 	}
-	key := "store\x00" + filename
-	if data, ok := c.Get(key, src); ok {
+	if data, ok := c.Get(storeKey(filename), src); ok {
 		if p, ok := decodeParsed(data); ok {
 			s := storeOf(filename, src, p) // blocks: read again from src for an edit
 			s.cached = data
 			return s, p.Diags
 		}
 	}
+	if fromLast {
+		if s, ok := parseFromLast(filename, src, c); ok {
+			return s, nil
+		}
+	}
 	s, ds := Parse(filename, src)
 	if !ds.HasErrors() {
 		if data := encodeParsed(s.parsed(ds)); data != nil {
-			c.Put(key, src, data)
+			keepParsed(c, filename, src, data)
 			lastParsed.put(filename, src, data, s.blocks)
 		}
 	}
 	return s, ds
+}
+
+// storeKey names the entry of a store's parse in a Cache, made from the
+// exact text parsed; sourceKey names the entry of that text itself, kept
+// under sourceStamp rather than its own bytes, so that the next run finds
+// it whatever the file holds by then.
+func storeKey(filename string) string  { return "store\x00" + filename }
+func sourceKey(filename string) string { return "store source\x00" + filename }
+
+var sourceStamp = []byte("the text of the store parsed last")
+
+// keepParsed keeps data, the parse of src, and src itself in c.
+func keepParsed(c Cache, filename string, src, data []byte) {
+	c.Put(storeKey(filename), src, data)
+	c.Put(sourceKey(filename), sourceStamp, src)
+}
+
+// parseFromLast is src's store read from the parse of the text c kept last
+// for filename and a parse of where src differs from it (readBack), and
+// kept in c; ok is false when c holds no such text and parse (another
+// build made them, or a save was lost), or when readBack says src must be
+// parsed whole. The result is what Parse reads from src (FuzzParseEdited).
+func parseFromLast(filename string, src []byte, c Cache) (*Store, bool) {
+	prev, ok := c.Get(sourceKey(filename), sourceStamp)
+	if !ok || bytes.Equal(prev, src) {
+		return nil, false
+	}
+	old, ok := cachedParse(filename, prev, c)
+	if !ok {
+		return nil, false
+	}
+	s, ok := readBack(filename, prev, src, old)
+	if !ok {
+		return nil, false
+	}
+	lastParsed.forget(filename, prev) // its syntax is of a file no longer there
+	if data := encodeParsed(s.parsed(nil)); data != nil {
+		keepParsed(c, filename, src, data)
+		s.cached = data
+	}
+	return s, true
 }
 
 // lastParsed is the store this process parsed last, with its syntax: the

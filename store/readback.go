@@ -33,14 +33,14 @@ func ParseEdited(filename string, before, after []byte, c Cache) (*Store, canoni
 			if s, ok := readBack(filename, before, after, old); ok {
 				lastParsed.forget(filename, before) // its syntax is of a file no longer there
 				if data := encodeParsed(s.parsed(nil)); data != nil {
-					c.Put("store\x00"+filename, after, data)
+					keepParsed(c, filename, after, data)
 					s.cached = data
 				}
 				return s, nil
 			}
 		}
 	}
-	return ParseCached(filename, after, c)
+	return parseCached(filename, after, c, false)
 }
 
 // cachedParse is the parse of src that this process's memo or c holds.
@@ -48,7 +48,7 @@ func cachedParse(filename string, src []byte, c Cache) (parsed, bool) {
 	if data, ok := lastParsed.dataFor(filename, src); ok {
 		return decodeParsed(data)
 	}
-	if data, ok := c.Get("store\x00"+filename, src); ok {
+	if data, ok := c.Get(storeKey(filename), src); ok {
 		return decodeParsed(data)
 	}
 	return parsed{}, false

@@ -45,8 +45,9 @@ func editedServers(n int) string {
 
 // FuzzParseEdited: for a store and any change to its text, the store
 // ParseEdited reads from its parse and the changed text alone is the one
-// Parse reads; and a save's edits of servers (serverEdits, editForCache)
-// read back the same way.
+// Parse reads, also when the change was made by hand and the next run
+// reads it through the cache (parseFromLast); and a save's edits of
+// servers (serverEdits, editForCache) read back the same way.
 func FuzzParseEdited(f *testing.F) {
 	base := editedServers(12) + "client \"cursor\" {\n  exclude = [\"s03\"]\n}\n\n" +
 		strings.ReplaceAll(editedServers(3), "\"s0", "\"u0") + "resolver \"r\" {\n  command = [\"x\"]\n}\n"
@@ -71,10 +72,24 @@ func FuzzParseEdited(f *testing.F) {
 		f.Fatalf("the seed store does not parse cleanly: %v", ds)
 	}
 	f.Fuzz(func(t *testing.T, src []byte, at, n int, text string) {
-		checkReadBack(t, src, splice(src, at, n, text))
+		changed := splice(src, at, n, text)
+		checkReadBack(t, src, changed)
 		parsed, ds := Parse("f.hcl", src)
 		if ds.HasErrors() {
 			return
+		}
+		// The same change made by hand, read by the next run through the
+		// cache (parseFromLast).
+		c := &memCache{}
+		ParseCached("f.hcl", src, c)
+		lastParsed.put("", nil, nil, nil)
+		got, gds := ParseCached("f.hcl", changed, c)
+		want, wds := Parse("f.hcl", changed)
+		if gds.HasErrors() != wds.HasErrors() {
+			t.Fatalf("hand edit: errors %v against %v", gds, wds)
+		}
+		if !wds.HasErrors() {
+			sameStore(t, changed, want, got, wds, gds)
 		}
 		for i, edit := range append(serverEdits, editForCache) {
 			s, _ := Parse("f.hcl", src)
@@ -143,4 +158,43 @@ func TestReadBackClientBlockOnTheLastLine(t *testing.T) {
 	checkReadBack(t, before, after)
 	// and one that keeps it, moved a line down
 	checkReadBack(t, before, []byte("server \"a\" {\n  command = \"x\"\n}\n\nserver \"b\" {\n  command = \"y\"\n  cwd     = \"/w\"\n}\nclient \"c\" { exclude = [\"a\"] }"))
+}
+
+// TestHandEditParsedWhereItChanged: a store edited by hand (or by any
+// program but mcpsync) is read, by the next run, from the parse of the
+// text before the edit, which the cache keeps with that text, and a parse
+// of the text where it changed, as ParseEdited reads mcpsync's own saves:
+// what Parse reads, without parsing it whole. A change readBack does not
+// take (a client block) is parsed whole, and read right.
+func TestHandEditParsedWhereItChanged(t *testing.T) {
+	before := []byte(editedServers(40) + "client \"cursor\" {\n  exclude = [\"s03\"]\n}\n")
+	for name, tc := range map[string]struct {
+		after []byte
+		whole bool
+	}{
+		"changed": {after: []byte(strings.Replace(string(before), "pkg-7\"]\n", "pkg-7\", \"more\"]\n  disabled = true\n", 1))},
+		"removed": {after: []byte(strings.Replace(string(before), "server \"s09\" {\n  command = \"npx\"\n  args    = [\"-y\", \"pkg-9\"]\n}\n\n", "", 1))},
+		"added":   {after: []byte(strings.Replace(string(before), "server \"s20\"", "server \"new\" {\n  url = \"https://x.example/mcp\"\n}\n\nserver \"s20\"", 1))},
+		"client":  {after: []byte(strings.Replace(string(before), "[\"s03\"]", "[\"s04\"]", 1)), whole: true},
+	} {
+		c := &memCache{}
+		if _, ds := ParseCached("f.hcl", before, c); ds.HasErrors() {
+			t.Fatal(ds)
+		}
+		lastParsed.put("", nil, nil, nil) // the next run: a process of its own
+		got, ds := ParseCached("f.hcl", tc.after, c)
+		want, wds := Parse("f.hcl", tc.after)
+		sameStore(t, tc.after, want, got, wds, ds)
+		if whole := got.blocks != nil; whole != tc.whole {
+			t.Errorf("%s: parsed whole %v, want %v", name, whole, tc.whole)
+		}
+		// The run after that finds the edited text's parse in the cache.
+		lastParsed.put("", nil, nil, nil)
+		hits := c.hits
+		again, ads := ParseCached("f.hcl", tc.after, c)
+		sameStore(t, tc.after, want, again, wds, ads)
+		if c.hits == hits {
+			t.Errorf("%s: the edited store's parse was not kept", name)
+		}
+	}
 }
