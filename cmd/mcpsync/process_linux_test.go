@@ -48,7 +48,8 @@ import (
 //     ruler and rulesync (Claude Code, Cursor, Codex and OpenCode), not
 //     with -short: its time and peak resident memory, fresh, and, as
 //     ms-edited and MiB-peak-edited, right after the store was edited (a
-//     comment added), so that the store is parsed rather than read from
+//     comment added), so that the store is read where it changed (from the
+//     parse of the text before and its last lines) rather than whole from
 //     the parse cache. No goal: the peers run in the script; these hold
 //     what the heap's tuning (internal/gctune) gives at that size.
 //

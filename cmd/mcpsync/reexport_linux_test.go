@@ -13,7 +13,8 @@ import (
 // earlier writes already in place. Each iteration moves one server's
 // argument back or forth and exports the 50 servers to the five clients
 // of BenchmarkProcess, so that each run changes one entry in every file
-// (and reads the store anew: an edited store is not in the parse cache),
+// (and reads the store where it changed: the parse cache holds the parse
+// of the text before the edit, and that text, store.ParseCached),
 // backs the five files up and prunes the backups, twenty per file. ms-fresh
 // is the first export of the same servers, timed in turn: x-fresh, the
 // re-export over it.
