@@ -170,20 +170,7 @@ func parseFromLast(filename string, src []byte, c Cache) (*Store, bool) {
 	if !ok || bytes.Equal(prev, src) {
 		return nil, false
 	}
-	old, ok := cachedParse(filename, prev, c)
-	if !ok {
-		return nil, false
-	}
-	s, ok := readBack(filename, prev, src, old)
-	if !ok {
-		return nil, false
-	}
-	lastParsed.forget(filename, prev) // its syntax is of a file no longer there
-	if data := encodeParsed(s.parsed(nil)); data != nil {
-		keepParsed(c, filename, src, data)
-		s.cached = data
-	}
-	return s, true
+	return readBackKept(filename, prev, src, c)
 }
 
 // lastParsed is the store this process parsed last, with its syntax: the

@@ -29,18 +29,31 @@ import (
 // FuzzParseEdited compares the two.
 func ParseEdited(filename string, before, after []byte, c Cache) (*Store, canonical.Diagnostics) {
 	if c != nil {
-		if old, ok := cachedParse(filename, before, c); ok {
-			if s, ok := readBack(filename, before, after, old); ok {
-				lastParsed.forget(filename, before) // its syntax is of a file no longer there
-				if data := encodeParsed(s.parsed(nil)); data != nil {
-					keepParsed(c, filename, after, data)
-					s.cached = data
-				}
-				return s, nil
-			}
+		if s, ok := readBackKept(filename, before, after, c); ok {
+			return s, nil
 		}
 	}
 	return parseCached(filename, after, c, false)
+}
+
+// readBackKept is readBack of after from before's parse in c (or in this
+// process's memo), kept in c as the parse of after; ok is false when c
+// holds no parse of before or readBack says after must be parsed whole.
+func readBackKept(filename string, before, after []byte, c Cache) (*Store, bool) {
+	old, ok := cachedParse(filename, before, c)
+	if !ok {
+		return nil, false
+	}
+	s, ok := readBack(filename, before, after, old)
+	if !ok {
+		return nil, false
+	}
+	lastParsed.forget(filename, before) // its syntax is of a file no longer there
+	if data := encodeParsed(s.parsed(nil)); data != nil {
+		keepParsed(c, filename, after, data)
+		s.cached = data
+	}
+	return s, true
 }
 
 // cachedParse is the parse of src that this process's memo or c holds.
