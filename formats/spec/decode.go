@@ -197,6 +197,9 @@ type reader struct {
 	name  string
 	diags canonical.Diagnostics
 	skip  bool
+	// refs is the decode's memo of the values with references it read,
+	// shared by the readers of its servers (refMemo).
+	refs *refMemo
 }
 
 // skipf records why the client would not load the entry.
@@ -250,17 +253,20 @@ func (r *reader) ref(n jsonedit.Node, field, s string) string {
 	if !strings.ContainsAny(s, "${") {
 		return s // no reference in any dialect (canonical.Parse's own test)
 	}
-	d := r.a.spec.DialectFor(r.modelField(field), r.t.loc.Scope)
-	tpl := canonical.Parse(s, d)
-	if !tpl.HasRefs() {
-		return s
-	}
-	for _, f := range tpl.Foreign() {
+	expands := r.a.spec.expands(r.modelField(field), r.t.loc.Scope)
+	read := r.refs.get(expands, s, func() refResult {
+		tpl := canonical.Parse(s, r.a.spec.dialect(expands))
+		if !tpl.HasRefs() {
+			return refResult{out: s}
+		}
+		out, _ := tpl.Render(canonical.DialectCanonical)
+		return refResult{out: out, refs: true, foreign: tpl.Foreign()}
+	})
+	for _, f := range read.foreign {
 		r.warnf(n, field, "it is read as a reference; write it as the client spells references if you want the client to expand it",
 			"%s is not expanded by %s: the server would get %q literally", f.Text, r.a.spec.DisplayName, f.Text)
 	}
-	out, _ := tpl.Render(canonical.DialectCanonical)
-	return out
+	return read.out
 }
 
 // modelField names a client key ("arguments[1]", "environment.K") by the
@@ -361,7 +367,7 @@ func unitName(u string) string {
 func (a *Adapter) decodeServer(c *Context, t target, name string, key, n jsonedit.Node) (canonical.Server, bool, canonical.Diagnostics) {
 	line, col := key.Pos()
 	srv := canonical.Server{Name: name, Origin: canonical.Pos{File: t.loc.Path, Line: line, Column: col}}
-	r := &reader{a: a, t: t, name: name}
+	r := &reader{a: a, t: t, name: name, refs: &c.refs}
 	if nr := a.spec.Names; nr != nil && !nr.Pattern.MatchString(name) {
 		r.skipf(key, "", "rename it to a name of "+nr.Rule, "%s accepts only server names of %s", a.spec.DisplayName, nr.Rule)
 		return srv, false, r.diags

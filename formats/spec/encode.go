@@ -200,6 +200,8 @@ type encoder struct {
 	// no server (what the client reads an sse entry as, which transports
 	// it has), and a file of 10,000 servers held one copy per server.
 	details map[string]string
+	// refs renders each value with a reference once (refMemo).
+	refs refMemo
 }
 
 func (e *encoder) fail(err error) {
@@ -239,23 +241,33 @@ func object(fields []field) jsonedit.Object {
 // str spells a canonical string in the client's placeholder syntax; what
 // the client cannot express is a warning naming the server and field.
 func (e *encoder) str(s canonical.Server, field, v string) string {
-	d := e.a.spec.DialectFor(field, e.t.loc.Scope)
-	if d.BareDollar {
+	expands := e.a.spec.expands(field, e.t.loc.Scope)
+	if e.a.spec.dialect(expands).BareDollar {
 		e.bareDollar(s, field, v)
 	}
-	t := canonical.Parse(v, canonical.DialectCanonical)
-	out := v
-	if t.HasRefs() {
-		var probs []canonical.RenderProblem
-		out, probs = t.Render(d)
-		for _, p := range probs {
-			e.warn(s, field, "", "%s: %s", p.Ref.Text, p.Reason)
-		}
+	r := e.rendered(expands, v)
+	for _, p := range r.probs {
+		e.warn(s, field, "", "%s: %s", p.Ref.Text, p.Reason)
 	}
+	out := r.out
 	if c := e.a.spec.Commands; c != nil && strings.HasPrefix(out, c.Prefix) && e.a.spec.commandField(field) {
 		out = c.Literal + out[len(c.Prefix):] // else the client would run the rest as a command
 	}
 	return out
+}
+
+// rendered is v, a canonical value, in the client's spelling for a field
+// where the client expands references or not (Spec.expands), with what
+// the spelling cannot say: each value once per encode (refMemo).
+func (e *encoder) rendered(expands bool, v string) refResult {
+	return e.refs.get(expands, v, func() refResult {
+		t := canonical.Parse(v, canonical.DialectCanonical)
+		if !t.HasRefs() {
+			return refResult{out: v}
+		}
+		out, probs := t.Render(e.a.spec.dialect(expands))
+		return refResult{out: out, refs: true, probs: probs}
+	})
 }
 
 // bareName is a $NAME that a client expanding bare dollars (Gemini CLI,
@@ -335,20 +347,15 @@ func (e *encoder) unexpanded(s canonical.Server) (field string, problem canonica
 		if found || !strings.ContainsAny(v, "${") { // no reference in any dialect
 			return found
 		}
-		name := base
-		switch {
-		case index >= 0:
-			name = fmt.Sprintf("%s[%d]", base, index)
-		case key != "":
-			name = base + "." + key
-		}
-		t := canonical.Parse(v, canonical.DialectCanonical)
-		if !t.HasRefs() {
-			return false
-		}
-		_, probs := t.Render(e.a.spec.DialectFor(name, e.t.loc.Scope))
-		for _, p := range probs {
+		for _, p := range e.rendered(e.a.spec.expands(base, e.t.loc.Scope), v).probs {
 			if p.Unexpanded {
+				name := base
+				switch {
+				case index >= 0:
+					name = fmt.Sprintf("%s[%d]", base, index)
+				case key != "":
+					name = base + "." + key
+				}
 				field, problem, found = name, p, true
 				return true
 			}

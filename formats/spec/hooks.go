@@ -29,6 +29,9 @@ type Context struct {
 
 	// leftAlone are what an EntryViewer said of the entries it skipped.
 	leftAlone canonical.Diagnostics
+	// refs is what a Decode made of the values with references it read
+	// (refMemo).
+	refs refMemo
 }
 
 // Hooks are a client's Go quirks around the generic adapter: the parts of a

@@ -650,22 +650,7 @@ func (s *Spec) Known(key string) bool {
 // the model ("env.API_KEY", "args[2]", "url"): its dialect, or none where
 // placeholder_fields leaves the field out.
 func (s *Spec) DialectFor(field string, scope canonical.Scope) canonical.Dialect {
-	if len(s.PlaceholderScopes) > 0 && !slices.Contains(s.PlaceholderScopes, string(scope)) {
-		return canonical.DialectNone
-	}
-	if len(s.PlaceholderFields) == 0 {
-		return s.Dialect
-	}
-	name := field
-	if i := strings.IndexAny(name, ".["); i >= 0 {
-		name = name[:i]
-	}
-	for _, f := range s.PlaceholderFields {
-		if f == name {
-			return s.Dialect
-		}
-	}
-	return canonical.DialectNone
+	return s.dialect(s.expands(field, scope))
 }
 
 // RemoteKey is the replaced_remotely block: Why says, in a sentence, what

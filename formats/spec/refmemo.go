@@ -1,0 +1,85 @@
+package spec
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/mcpsync/mcpsync/canonical"
+)
+
+// refMemo keeps, for one Encode or one Decode, what each value with a
+// reference in it was rendered to, so that a value said by many servers
+// is parsed and rendered once. A file's servers say the same few
+// references over and over ("Bearer ${TOKEN}" in every remote server's
+// headers): in an export of 10,000 such servers to four clients, parsing
+// and rendering them again for each server was about 5 % of the CPU.
+//
+// A value renders the same in every field that expands references in the
+// spec's dialect, and in every field that expands none (Spec.expands);
+// that and the value are the key. What depends on the field (its name in
+// a warning) is made by the caller from what the memo returns, as before.
+// The zero value is ready; it is not safe for concurrent use (each Encode
+// and Decode has its own).
+type refMemo struct {
+	m map[refKey]refResult
+}
+
+type refKey struct {
+	expands bool
+	v       string
+}
+
+// refResult is what a value renders to. For an encode: out, the value in
+// the client's spelling, and probs, what the dialect cannot say. For a
+// decode: out, the value in the canonical spelling, and foreign, the
+// references the client does not expand. refs is false for a value whose
+// "$" or "{" makes no reference: out is then the value itself.
+type refResult struct {
+	out     string
+	refs    bool
+	probs   []canonical.RenderProblem
+	foreign []canonical.Segment
+}
+
+// get returns the memo's result for (expands, v), made by make on the
+// first call. The result's slices are shared by every later call: callers
+// only read them. A nil memo keeps nothing.
+func (m *refMemo) get(expands bool, v string, make func() refResult) refResult {
+	if m == nil {
+		return make()
+	}
+	k := refKey{expands, v}
+	if r, ok := m.m[k]; ok {
+		return r
+	}
+	r := make()
+	if m.m == nil {
+		m.m = map[refKey]refResult{}
+	}
+	m.m[k] = r
+	return r
+}
+
+// expands reports whether the client expands references in field at
+// scope: DialectFor is then the spec's dialect, else DialectNone.
+func (s *Spec) expands(field string, scope canonical.Scope) bool {
+	if len(s.PlaceholderScopes) > 0 && !slices.Contains(s.PlaceholderScopes, string(scope)) {
+		return false
+	}
+	if len(s.PlaceholderFields) == 0 {
+		return true
+	}
+	name := field
+	if i := strings.IndexAny(name, ".["); i >= 0 {
+		name = name[:i]
+	}
+	return slices.Contains(s.PlaceholderFields, name)
+}
+
+// dialect is DialectFor of a field for which expands said e.
+func (s *Spec) dialect(e bool) canonical.Dialect {
+	if e {
+		return s.Dialect
+	}
+	return canonical.DialectNone
+}
