@@ -260,6 +260,9 @@ func (e *encoder) str(s canonical.Server, field, v string) string {
 // where the client expands references or not (Spec.expands), with what
 // the spelling cannot say: each value once per encode (refMemo).
 func (e *encoder) rendered(expands bool, v string) refResult {
+	if !strings.ContainsAny(v, "${") {
+		return refResult{out: v} // no reference in any dialect; most values (every url) are such, and the memo keeps none of them
+	}
 	return e.refs.get(expands, v, func() refResult {
 		t := canonical.Parse(v, canonical.DialectCanonical)
 		if !t.HasRefs() {
