@@ -98,7 +98,8 @@ type BackupRecord struct {
 	// State is what mcpsync's state knew about the file before the apply
 	// (its hash, managed entries); a restore puts it back with the bytes.
 	// Backups written since the parse cache keep it in StateFile, a file
-	// of the backup directory, and leave State out of the manifest:
+	// of the backup directory (StatesFileName, shared by the backup's
+	// records), and leave State out of the manifest:
 	// pruning reads every manifest on every write, and a state of 10,000
 	// entries inline made that read the cost of the write. Read it with
 	// Backup.ReadState.
@@ -106,9 +107,13 @@ type BackupRecord struct {
 	StateFile string       `json:"stateFile,omitempty"`
 }
 
-// stateFileName is the name of rec's state in its backup directory: "~"
-// is escaped by EscapePath, so no copy of a file is named so.
-func stateFileName(path string) string { return "state~" + EscapePath(path) + ".json" }
+// StatesFileName is the file of a backup directory that holds what
+// mcpsync knew of every file the backup saved (ledger.MarshalFiles); each
+// record names it as its StateFile. Backups made before it kept a file
+// per record, "state~" and the escaped path (ledger.MarshalFile), which
+// Backup.ReadState still reads. "~" is escaped by EscapePath, so no copy
+// of a file is named either way.
+const StatesFileName = "states~.json"
 
 // Apply writes exactly the plan, all or nothing:
 //
@@ -389,19 +394,29 @@ func backup(changes []*FileChange, stateDir string, at time.Time, command string
 	if err := atomicfile.MkdirAll(dir, 0o700); err != nil {
 		return m, "", fmt.Errorf("%s: cannot create the backup directory: %w; nothing was written", dir, err)
 	}
+	// What mcpsync knew of the files, all in one file of the backup
+	// (ledger.MarshalFiles): the same servers in every file are kept once.
+	states := map[string]*ledger.File{}
 	for _, fc := range changes {
-		rec := BackupRecord{Path: fc.Path, Root: fc.Root, Created: fc.Before == nil, Mode: fc.Mode, SHA256: fc.BeforeHash}
 		if st != nil && !fc.raw {
 			if f := st.File(fc.Path); f != nil {
-				data, err := ledger.MarshalFile(f)
-				if err != nil {
-					return m, "", fmt.Errorf("cannot back up what mcpsync knows of %s: %w; nothing was written", fc.Path, err)
-				}
-				rec.StateFile = stateFileName(fc.Path)
-				if err := writeBackupFile(filepath.Join(dir, rec.StateFile), data); err != nil {
-					return m, "", fmt.Errorf("cannot back up what mcpsync knows of %s: %w; nothing was written", fc.Path, err)
-				}
+				states[fc.Path] = f
 			}
+		}
+	}
+	if len(states) > 0 {
+		data, err := ledger.MarshalFiles(states)
+		if err == nil {
+			err = writeBackupFile(filepath.Join(dir, StatesFileName), data)
+		}
+		if err != nil {
+			return m, "", fmt.Errorf("cannot back up what mcpsync knows of the files: %w; nothing was written", err)
+		}
+	}
+	for _, fc := range changes {
+		rec := BackupRecord{Path: fc.Path, Root: fc.Root, Created: fc.Before == nil, Mode: fc.Mode, SHA256: fc.BeforeHash}
+		if states[fc.Path] != nil {
+			rec.StateFile = StatesFileName
 		}
 		if fc.After != nil {
 			rec.NewSHA256 = fc.afterHash

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpsync/mcpsync/internal/atomicfile"
@@ -30,6 +31,17 @@ type Backup struct {
 	At      time.Time      `json:"at"`
 	Command string         `json:"command,omitempty"`
 	Files   []BackupRecord `json:"files"`
+
+	// states is what the backup's StatesFileName holds, read once for all
+	// of its records (nil for a Backup not read by readBackup: read each
+	// time).
+	states *backupStates
+}
+
+type backupStates struct {
+	once  sync.Once
+	files map[string]*ledger.File
+	err   error
 }
 
 // Record returns the backup's record of path.
@@ -64,6 +76,17 @@ func (b *Backup) ReadState(rec BackupRecord) (*ledger.File, error) {
 	if rec.StateFile == "" {
 		return rec.State, nil
 	}
+	if rec.StateFile == StatesFileName {
+		files, err := b.readStates()
+		if err != nil {
+			return nil, fmt.Errorf("backup %s: what mcpsync knew of %s is damaged or unreadable: %w", b.ID, rec.Path, err)
+		}
+		f, ok := files[rec.Path]
+		if !ok || f == nil {
+			return nil, fmt.Errorf("backup %s: what mcpsync knew of %s is missing from %s", b.ID, rec.Path, StatesFileName)
+		}
+		return f.Clone(), nil // each restore takes a record of its own
+	}
 	data, err := os.ReadFile(filepath.Join(b.Dir, rec.StateFile))
 	if err != nil {
 		return nil, fmt.Errorf("backup %s: cannot read what mcpsync knew of %s: %w", b.ID, rec.Path, err)
@@ -73,6 +96,23 @@ func (b *Backup) ReadState(rec BackupRecord) (*ledger.File, error) {
 		return nil, fmt.Errorf("backup %s: what mcpsync knew of %s is damaged: %v", b.ID, rec.Path, err)
 	}
 	return &f, nil
+}
+
+// readStates reads the backup's StatesFileName, once for a Backup that
+// readBackup made.
+func (b *Backup) readStates() (map[string]*ledger.File, error) {
+	read := func() (map[string]*ledger.File, error) {
+		data, err := os.ReadFile(filepath.Join(b.Dir, StatesFileName))
+		if err != nil {
+			return nil, err
+		}
+		return ledger.UnmarshalFiles(data)
+	}
+	if b.states == nil {
+		return read()
+	}
+	b.states.once.Do(func() { b.states.files, b.states.err = read() })
+	return b.states.files, b.states.err
 }
 
 // Size returns the size of the copy of rec's file, or -1 when there is none.
@@ -165,7 +205,7 @@ func readBackup(dir string) (*Backup, error) {
 			return nil, fmt.Errorf("%s: damaged manifest (record %q)", dir, r.Path)
 		}
 	}
-	return &Backup{ID: filepath.Base(dir), Dir: dir, At: m.At, Command: m.Command, Files: m.Files}, nil
+	return &Backup{ID: filepath.Base(dir), Dir: dir, At: m.At, Command: m.Command, Files: m.Files, states: &backupStates{}}, nil
 }
 
 // inBackupDir reports whether name ("" for none) names a file of the
@@ -247,11 +287,15 @@ func PruneBackups(stateDir string, r Retention, now time.Time) ([]string, error)
 		if err := atomicfile.WriteFile(filepath.Join(b.Dir, ManifestName), append(data, '\n'), 0o600); err != nil {
 			return touched, fmt.Errorf("cannot rewrite the backup manifest %s: %w", b.Dir, err)
 		}
+		kept := map[string]bool{} // state files a kept record still reads (StatesFileName is shared)
+		for _, rec := range m.Files {
+			kept[rec.StateFile] = true
+		}
 		for _, rec := range b.Files {
 			if gone[rec.Path] && rec.Backup != "" {
 				os.Remove(filepath.Join(b.Dir, rec.Backup))
 			}
-			if gone[rec.Path] && rec.StateFile != "" {
+			if gone[rec.Path] && rec.StateFile != "" && !kept[rec.StateFile] {
 				os.Remove(filepath.Join(b.Dir, rec.StateFile))
 			}
 		}

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/ledger"
 )
 
 // applyAt applies p at a fixed time, with a command recorded.
@@ -418,12 +420,112 @@ func TestBackupStateInlineAndPruned(t *testing.T) {
 	for _, e := range entries {
 		files, _ := os.ReadDir(filepath.Join(sb.stateDir, BackupDirName, e.Name()))
 		for _, f := range files {
-			if strings.HasPrefix(f.Name(), "state~") && e.Name() != bs[0].ID {
+			if strings.HasPrefix(f.Name(), "state") && e.Name() != bs[0].ID {
 				t.Errorf("state file %s left in a pruned backup", f.Name())
 			}
 		}
 	}
 	if s, err := bs[0].ReadState(bs[0].Files[0]); err != nil || s == nil {
 		t.Fatalf("the newest backup lost its state: %v, %v", s, err)
+	}
+}
+
+// A backup of an apply that rewrites several files holding the same
+// servers keeps what mcpsync knew of each file with every server's
+// definition once, not once per file; each file's state reads back whole,
+// and pruning one file's record keeps what the others still need.
+func TestBackupStatesShareServers(t *testing.T) {
+	sb := newSandbox(t)
+	targets := []Target{sb.target(lineAdapter{id: "a"}, ""), sb.target(lineAdapter{id: "b"}, ""), sb.target(lineAdapter{id: "c"}, "")}
+	servers := []canonical.Server{stdio("gh", "npx", "--marker-gh"), stdio("fs", "uvx", "--marker-fs")}
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	sb.applyAt(sb.plan(targets, servers, nil), t0, "export")
+	var want []*ledger.File
+	for _, tgt := range targets {
+		want = append(want, sb.st.File(tgt.Location.Path).Clone())
+	}
+	sb.applyAt(sb.plan(targets, append(servers, stdio("new", "npx")), nil), t0.Add(time.Minute), "export")
+	bs, err := ListBackups(sb.stateDir)
+	if err != nil || len(bs) != 2 || len(bs[1].Files) != 3 {
+		t.Fatalf("backups %v, %v", bs, err)
+	}
+	last := bs[1]
+	var states string
+	names := map[string]bool{}
+	for _, rec := range last.Files {
+		if rec.StateFile == "" || rec.State != nil {
+			t.Fatalf("record %+v keeps no state file", rec)
+		}
+		if !names[rec.StateFile] {
+			names[rec.StateFile] = true
+			data, err := os.ReadFile(filepath.Join(last.Dir, rec.StateFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			states += string(data)
+		}
+	}
+	for _, marker := range []string{"--marker-gh", "--marker-fs"} {
+		if n := strings.Count(states, marker); n != 1 {
+			t.Errorf("the backup's states hold %s %d times, want once:\n%s", marker, n, states)
+		}
+	}
+	for i, rec := range last.Files {
+		got, err := last.ReadState(rec)
+		if err != nil || got == nil {
+			t.Fatalf("state of %s: %v, %v", rec.Path, got, err)
+		}
+		w := want[slices.IndexFunc(targets, func(t Target) bool { return t.Location.Path == rec.Path })]
+		if got.SHA256 != w.SHA256 || len(got.Sections[""].Managed) != 2 {
+			t.Fatalf("record %d: state %+v, want %+v", i, got, w)
+		}
+		for name, e := range w.Sections[""].Managed {
+			g := got.Sections[""].Managed[name]
+			if g == nil || g.Hash != e.Hash || !g.HasServer() || !canonical.Equal(*g.Server, *e.Server) {
+				t.Errorf("%s: entry %s read back as %+v, want %+v", rec.Path, name, g, e)
+			}
+		}
+	}
+	// Prune so that the last backup loses one file's record (a newer
+	// backup of that file alone is made first): the others' states stay.
+	sb.applyAt(sb.plan(targets[:1], servers, nil), t0.Add(2*time.Minute), "export")
+	if _, err := PruneBackups(sb.stateDir, Retention{Keep: 1}, t0.Add(2*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	bs, _ = ListBackups(sb.stateDir)
+	for _, b := range bs {
+		for _, rec := range b.Files {
+			if s, err := b.ReadState(rec); err != nil || s == nil {
+				t.Errorf("backup %s lost the state of %s: %v, %v", b.ID, rec.Path, s, err)
+			}
+		}
+	}
+}
+
+// A backup made before the states were shared keeps a file per record
+// ("state~" and the escaped path, ledger.MarshalFile): it still reads.
+func TestBackupStatePerRecordFile(t *testing.T) {
+	sb := newSandbox(t)
+	tgt := sb.target(lineAdapter{id: "fake"}, "")
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	sb.applyAt(sb.plan([]Target{tgt}, []canonical.Server{stdio("gh", "npx")}, nil), t0, "export")
+	want := sb.st.File(tgt.Location.Path).Clone()
+	sb.applyAt(sb.plan([]Target{tgt}, []canonical.Server{stdio("gh", "npx", "-y")}, nil), t0.Add(time.Minute), "export")
+	bs, _ := ListBackups(sb.stateDir)
+	last := bs[len(bs)-1]
+	rec := last.Files[0]
+	data, err := ledger.MarshalFile(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(last.Dir, rec.StateFile))
+	rec.StateFile = "state~" + EscapePath(rec.Path) + ".json"
+	os.WriteFile(filepath.Join(last.Dir, rec.StateFile), data, 0o600)
+	m, _ := json.MarshalIndent(BackupManifest{At: last.At, Command: last.Command, Files: []BackupRecord{rec}}, "", "  ")
+	os.WriteFile(filepath.Join(last.Dir, ManifestName), m, 0o600)
+	bs, _ = ListBackups(sb.stateDir)
+	got, err := bs[len(bs)-1].ReadState(bs[len(bs)-1].Files[0])
+	if err != nil || got == nil || got.SHA256 != want.SHA256 || !canonical.Equal(*got.Sections[""].Managed["gh"].Server, *want.Sections[""].Managed["gh"].Server) {
+		t.Fatalf("per-record state read as %+v, %v; want %+v", got, err, want)
 	}
 }

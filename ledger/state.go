@@ -252,8 +252,15 @@ func Load(dir string) (*State, error) {
 	}
 	st.Version = Version
 	st.dropNulls()
-	// Entries of the same hash share its snapshot (a snapshot is never
-	// changed; see Entry.Server).
+	st.linkSnapshots()
+	return st, nil
+}
+
+// linkSnapshots gives every entry written without its server the snapshot
+// of its hash (State.Snapshots), and lets the snapshots go. Entries of the
+// same hash share its snapshot (a snapshot is never changed; see
+// Entry.Server).
+func (st *State) linkSnapshots() {
 	shared := make(map[string]*canonical.Server, len(st.Snapshots))
 	st.eachEntry(func(e *Entry) {
 		if e.HasServer() {
@@ -271,7 +278,6 @@ func Load(dir string) (*State, error) {
 		e.Server = snap
 	})
 	st.Snapshots = nil
-	return st, nil
 }
 
 // eachEntry calls f with every entry of the state: the managed entries of

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"slices"
 	"strconv"
@@ -272,5 +273,50 @@ func (m *timeMemo) append(b []byte, t time.Time) ([]byte, error) {
 func appendTime(b []byte, t time.Time) ([]byte, error) { return jsonwrite.AppendTime(b, t) }
 
 // MarshalFile is json.Marshal(f), written as Save writes a file's record
-// (backups keep one beside each file they save).
+// (backups written before MarshalFiles kept one beside each file they
+// saved).
 func MarshalFile(f *File) ([]byte, error) { return stateJSON{}.file(nil, f) }
+
+// MarshalFiles writes the records of files as state.json holds them: a
+// state of their own whose entries point to snapshots by hash, each
+// snapshot once. A backup keeps what mcpsync knew of every file it saves
+// so, in one file: an export of 10,000 servers to five clients holds each
+// server in all five files' records, and a record of its own for each
+// file (MarshalFile) held every server whole, five times (13.5 MB a
+// backup, against 7.3 MB for the copies of the files themselves).
+// UnmarshalFiles reads it back.
+func MarshalFiles(files map[string]*File) ([]byte, error) {
+	snaps := map[string]*canonical.Server{}
+	for _, f := range files {
+		if f == nil {
+			continue
+		}
+		for _, sec := range f.Sections {
+			if sec == nil {
+				continue
+			}
+			for _, e := range sec.Managed {
+				if e != nil && e.inSnapshots() {
+					snaps[e.Hash] = e.Server
+				}
+			}
+		}
+	}
+	return stateJSON{bySnapshot: true, snaps: snaps}.state(nil, &State{Version: Version, Files: files})
+}
+
+// UnmarshalFiles reads what MarshalFiles wrote: the records of the files,
+// each entry with its snapshot. It refuses a newer version than this
+// build's, as Load does.
+func UnmarshalFiles(data []byte) (map[string]*File, error) {
+	st := &State{}
+	if err := decodeState(data, st); err != nil {
+		return nil, err
+	}
+	if st.Version > Version {
+		return nil, fmt.Errorf("written by a newer mcpsync (state version %d, this one reads %d); upgrade mcpsync", st.Version, Version)
+	}
+	st.dropNulls()
+	st.linkSnapshots()
+	return st.Files, nil
+}

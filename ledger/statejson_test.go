@@ -330,3 +330,46 @@ func TestSaveThatFailsStopsItsEncoder(t *testing.T) {
 		t.Fatalf("%d goroutines after 20 failed saves, %d before", n, before)
 	}
 }
+
+// MarshalFiles keeps each snapshot once, and UnmarshalFiles gives every
+// entry its server back; a newer version is refused.
+func TestMarshalFilesSharesSnapshots(t *testing.T) {
+	st := New(t.TempDir())
+	fetch := canonical.Server{Name: "fetch", Transport: canonical.Stdio, Command: "uvx", Args: []string{"mcp-server-fetch"}, Env: map[string]string{"K": "${K}"}}
+	remote := canonical.Server{Name: "remote", Transport: canonical.HTTP, URL: "https://example.com/mcp"}
+	at := time.Date(2026, 12, 7, 1, 2, 3, 0, time.UTC)
+	files := map[string]*File{}
+	for _, p := range []string{"/p/.mcp.json", "/p/.cursor/mcp.json", "/p/opencode.json"} {
+		files[p] = &File{SHA256: "h" + p, Written: at, Sections: map[string]*Section{"": {Managed: map[string]*Entry{
+			"fetch":  st.NewEntry("c", fetch, at),
+			"remote": st.NewEntry("c", remote, at),
+			"bare":   {Hash: "only-a-hash"},
+		}}}, CreatedDirs: []string{"/p/.cursor"}}
+	}
+	data, err := MarshalFiles(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), "mcp-server-fetch"); n != 1 {
+		t.Errorf("fetch written %d times, want once:\n%s", n, data)
+	}
+	back, err := UnmarshalFiles(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.Marshal(files)
+	got, _ := json.Marshal(back)
+	if !bytes.Equal(got, want) {
+		t.Errorf("read back as\n%s\nwant\n%s", got, want)
+	}
+	if back["/p/.mcp.json"].Sections[""].Managed["fetch"].Server != back["/p/opencode.json"].Sections[""].Managed["fetch"].Server {
+		t.Error("the files' entries of one server do not share its snapshot")
+	}
+	newer := strings.Replace(string(data), fmt.Sprintf(`{"version":%d`, Version), fmt.Sprintf(`{"version":%d`, Version+1), 1)
+	if _, err := UnmarshalFiles([]byte(newer)); err == nil || !strings.Contains(err.Error(), "newer mcpsync") {
+		t.Errorf("a newer version read with %v", err)
+	}
+	if _, err := UnmarshalFiles([]byte(`{"files": [`)); err == nil {
+		t.Error("damaged text read without an error")
+	}
+}
