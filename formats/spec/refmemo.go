@@ -21,8 +21,26 @@ import (
 // The zero value is ready; it is not safe for concurrent use (each Encode
 // and Decode has its own).
 type refMemo struct {
-	m map[refKey]refResult
+	// one is the first value asked for, kept without a map: most encodes
+	// and decodes are of one server (a view of it), which would otherwise
+	// each make a map for it (BenchmarkPlanExport200 makes some 1,500).
+	one    refKey
+	oneR   refResult
+	hasOne bool
+	m      map[refKey]refResult
+	hits   int // values found
+	misses int // values made
 }
+
+// refMemoTrial is how many values the memo keeps before it asks whether
+// keeping them pays: past it, a value is kept only while values are found
+// at least twice as often as they are made. (An encode asks for each value
+// twice, for the check of what the client would leave unexpanded and for
+// the field itself, so one found for each made is a memo of values said
+// once.) Where every server says a reference of its own (plan200's
+// servers: no value twice), keeping them all cost more than it saved
+// (BenchmarkPlanExport200 allocated 3 MB more).
+const refMemoTrial = 8
 
 type refKey struct {
 	expands bool
@@ -49,14 +67,26 @@ func (m *refMemo) get(expands bool, v string, make func() refResult) refResult {
 		return make()
 	}
 	k := refKey{expands, v}
+	if m.hasOne && m.one == k {
+		m.hits++
+		return m.oneR
+	}
 	if r, ok := m.m[k]; ok {
+		m.hits++
 		return r
 	}
 	r := make()
-	if m.m == nil {
-		m.m = map[refKey]refResult{}
+	m.misses++
+	if !m.hasOne {
+		m.one, m.oneR, m.hasOne = k, r, true
+		return r
 	}
-	m.m[k] = r
+	if len(m.m) < refMemoTrial || m.hits >= 2*m.misses {
+		if m.m == nil {
+			m.m = map[refKey]refResult{}
+		}
+		m.m[k] = r
+	}
 	return r
 }
 
