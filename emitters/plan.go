@@ -892,6 +892,9 @@ func (tp *TargetPlan) recordWritten(st *ledger.State, name, client string, store
 	}
 	tp.Entries = append(tp.Entries, EntryChange{Name: name, Action: action})
 	e := tp.manageSnapshot(st, name, client, srv, nil, stored)
+	if base := stored.of(name); base != nil && e.Server == base.Server {
+		return // it shares the store server's snapshot: the same server (see storeEntries.entry), so no From
+	}
 	if want, ok := stored.servers.Get(name); ok && !sameDefinition(srv, want, client) {
 		// The client holds it in its own way (Cursor reads an SSE url as
 		// plain url): say what it was written from, so that the next run
