@@ -63,12 +63,8 @@ func TestReadOnlyDirectoryIsRefusedWhilePlanning(t *testing.T) {
 }
 
 func TestBackupRecordsCommandAndState(t *testing.T) {
-	sb := newSandbox(t)
-	tgt := sb.target(lineAdapter{id: "fake"}, "")
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	sb.applyAt(sb.plan([]Target{tgt}, []canonical.Server{stdio("gh", "npx")}, nil), t0, "export --to fake")
-	before := sb.st.File(tgt.Location.Path).Clone()
-	sb.applyAt(sb.plan([]Target{tgt}, []canonical.Server{stdio("gh", "npx"), stdio("fs", "uvx")}, nil), t0.Add(time.Minute), "export --to all")
+	sb, _, before := appliedTwice(t, t0, "export --to fake", "export --to all", stdio("gh", "npx"), stdio("fs", "uvx"))
 	bs, err := ListBackups(sb.stateDir)
 	if err != nil || len(bs) != 2 {
 		t.Fatalf("backups %v, %v", bs, err)
@@ -505,12 +501,7 @@ func TestBackupStatesShareServers(t *testing.T) {
 // A backup made before the states were shared keeps a file per record
 // ("state~" and the escaped path, ledger.MarshalFile): it still reads.
 func TestBackupStatePerRecordFile(t *testing.T) {
-	sb := newSandbox(t)
-	tgt := sb.target(lineAdapter{id: "fake"}, "")
-	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	sb.applyAt(sb.plan([]Target{tgt}, []canonical.Server{stdio("gh", "npx")}, nil), t0, "export")
-	want := sb.st.File(tgt.Location.Path).Clone()
-	sb.applyAt(sb.plan([]Target{tgt}, []canonical.Server{stdio("gh", "npx", "-y")}, nil), t0.Add(time.Minute), "export")
+	sb, _, want := appliedTwice(t, time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), "export", "export", stdio("gh", "npx", "-y"))
 	bs, _ := ListBackups(sb.stateDir)
 	last := bs[len(bs)-1]
 	rec := last.Files[0]
@@ -528,4 +519,16 @@ func TestBackupStatePerRecordFile(t *testing.T) {
 	if err != nil || got == nil || got.SHA256 != want.SHA256 || !canonical.Equal(*got.Sections[""].Managed["gh"].Server, *want.Sections[""].Managed["gh"].Server) {
 		t.Fatalf("per-record state read as %+v, %v; want %+v", got, err, want)
 	}
+}
+
+// appliedTwice applies gh alone to a file of its own at t0 (firstCmd),
+// then second a minute later (secondCmd), and returns what the state knew
+// of the file between the two.
+func appliedTwice(t *testing.T, t0 time.Time, firstCmd, secondCmd string, second ...canonical.Server) (*sandbox, Target, *ledger.File) {
+	sb := newSandbox(t)
+	tgt := sb.target(lineAdapter{id: "fake"}, "")
+	sb.applyAt(sb.plan([]Target{tgt}, []canonical.Server{stdio("gh", "npx")}, nil), t0, firstCmd)
+	between := sb.st.File(tgt.Location.Path).Clone()
+	sb.applyAt(sb.plan([]Target{tgt}, second, nil), t0.Add(time.Minute), secondCmd)
+	return sb, tgt, between
 }
