@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcpsync/mcpsync/canonical"
 )
@@ -372,4 +373,42 @@ func TestMarshalFilesSharesSnapshots(t *testing.T) {
 	if _, err := UnmarshalFiles([]byte(`{"files": [`)); err == nil {
 		t.Error("damaged text read without an error")
 	}
+}
+
+// FuzzMarshalFiles: what MarshalFiles writes of any records reads back as
+// them (UnmarshalFiles), and UnmarshalFiles of any bytes fails or returns
+// records without panicking.
+func FuzzMarshalFiles(f *testing.F) {
+	f.Add("a", "b", int64(1), []byte(`{"version":2,"files":{"/p":{"sections":{"":{"managed":{"x":{"hash":"h"}}}}}},"snapshots":{"h":{"name":"x"}}}`))
+	f.Add("<é>", "\u2028\x01", int64(-7), []byte(`{"version":2,"files":null}`))
+	f.Fuzz(func(t *testing.T, a, b string, at int64, raw []byte) {
+		if files, err := UnmarshalFiles(raw); err == nil {
+			if _, err := MarshalFiles(files); err != nil {
+				t.Fatalf("records read from %q do not write: %v", raw, err)
+			}
+		}
+		if !utf8.ValidString(a) || !utf8.ValidString(b) {
+			return // JSON carries text: the state's strings come from UTF-8 files
+		}
+		when := time.Unix(0, at).UTC()
+		srv := canonical.Server{Name: a, Transport: canonical.Stdio, Command: b, Args: []string{a, b}, Env: map[string]string{b: a}}
+		other := canonical.Server{Name: b, Transport: canonical.HTTP, URL: a, Headers: map[string]string{a: b}}
+		files := map[string]*File{
+			a: {SHA256: b, Written: when, Sections: map[string]*Section{b: {Managed: map[string]*Entry{a: NewEntry(b, srv, when), b: NewEntry(a, other, time.Time{})}}}},
+			b: {Created: true, Sections: map[string]*Section{"": {Managed: map[string]*Entry{a: NewEntry("", srv, when), "h": {Hash: a}}}}},
+		}
+		data, err := MarshalFiles(files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := UnmarshalFiles(data)
+		if err != nil {
+			t.Fatalf("%v reading\n%s", err, data)
+		}
+		want, _ := json.Marshal(files)
+		got, _ := json.Marshal(back)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("read back as\n%s\nwant\n%s", got, want)
+		}
+	})
 }
