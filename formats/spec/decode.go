@@ -260,7 +260,7 @@ func (r *reader) ref(n jsonedit.Node, field, s string) string {
 			return refResult{out: s}
 		}
 		out, _ := tpl.Render(canonical.DialectCanonical)
-		return refResult{out: out, refs: true, foreign: tpl.Foreign()}
+		return refResult{out: out, foreign: tpl.Foreign()}
 	})
 	for _, f := range read.foreign {
 		r.warnf(n, field, "it is read as a reference; write it as the client spells references if you want the client to expand it",

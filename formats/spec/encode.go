@@ -269,7 +269,7 @@ func (e *encoder) rendered(expands bool, v string) refResult {
 			return refResult{out: v}
 		}
 		out, probs := t.Render(e.a.spec.dialect(expands))
-		return refResult{out: out, refs: true, probs: probs}
+		return refResult{out: out, probs: probs}
 	})
 }
 

@@ -28,19 +28,14 @@ type refMemo struct {
 	oneR   refResult
 	hasOne bool
 	m      map[refKey]refResult
-	hits   int // values found
-	misses int // values made
 }
 
-// refMemoTrial is how many values the memo keeps before it asks whether
-// keeping them pays: past it, a value is kept only while values are found
-// at least twice as often as they are made. (An encode asks for each value
-// twice, for the check of what the client would leave unexpanded and for
-// the field itself, so one found for each made is a memo of values said
-// once.) Where every server says a reference of its own (plan200's
-// servers: no value twice), keeping them all cost more than it saved
-// (BenchmarkPlanExport200 allocated 3 MB more).
-const refMemoTrial = 8
+// refMemoCap is how many values the map keeps at most; values past it are
+// rendered each time. A file's servers say a few references many times
+// (the same token in every server's headers), or each a reference of its
+// own (plan200's servers: no value twice), where keeping all of them cost
+// more than it saved (BenchmarkPlanExport200 allocated 3 MB more).
+const refMemoCap = 16
 
 type refKey struct {
 	expands bool
@@ -50,38 +45,33 @@ type refKey struct {
 // refResult is what a value renders to. For an encode: out, the value in
 // the client's spelling, and probs, what the dialect cannot say. For a
 // decode: out, the value in the canonical spelling, and foreign, the
-// references the client does not expand. refs is false for a value whose
-// "$" or "{" makes no reference: out is then the value itself.
+// references the client does not expand. For a value whose "$" or "{"
+// makes no reference, out is the value itself.
 type refResult struct {
 	out     string
-	refs    bool
 	probs   []canonical.RenderProblem
 	foreign []canonical.Segment
 }
 
-// get returns the memo's result for (expands, v), made by make on the
+// get returns the memo's result for (expands, v), made by render on the
 // first call. The result's slices are shared by every later call: callers
 // only read them. A nil memo keeps nothing.
-func (m *refMemo) get(expands bool, v string, make func() refResult) refResult {
+func (m *refMemo) get(expands bool, v string, render func() refResult) refResult {
 	if m == nil {
-		return make()
+		return render()
 	}
 	k := refKey{expands, v}
 	if m.hasOne && m.one == k {
-		m.hits++
 		return m.oneR
 	}
 	if r, ok := m.m[k]; ok {
-		m.hits++
 		return r
 	}
-	r := make()
-	m.misses++
-	if !m.hasOne {
+	r := render()
+	switch {
+	case !m.hasOne:
 		m.one, m.oneR, m.hasOne = k, r, true
-		return r
-	}
-	if len(m.m) < refMemoTrial || m.hits >= 2*m.misses {
+	case len(m.m) < refMemoCap:
 		if m.m == nil {
 			m.m = map[refKey]refResult{}
 		}
