@@ -167,6 +167,14 @@ type TargetPlan struct {
 	// what that decode said (see ExportOptions.KeepDecoded).
 	readBack      []byte
 	readBackDiags canonical.Diagnostics
+
+	// from is what writtenFrom hashes before a definition's hash, for the
+	// options it was made with (see TargetPlan.writtenFrom).
+	from struct {
+		made   bool
+		opts   formats.EncodeOptions
+		prefix []byte
+	}
 }
 
 // FileChange is the plan for one file: its bytes before and after.
@@ -741,7 +749,7 @@ func planTargetExport(fc *FileChange, tp *TargetPlan, data []byte, opts ExportOp
 			continue
 		}
 		rec := managed[want.Name]
-		if same, from := heldAsWritten(t, have, want, rec, opts.Encode, opts.stored); same {
+		if same, from := heldAsWritten(tp, have, want, rec, opts.Encode, opts.stored); same {
 			tp.Entries = append(tp.Entries, EntryChange{Name: want.Name, Action: Keep})
 			exported[i] = true
 			if rec != nil {
@@ -899,7 +907,7 @@ func (tp *TargetPlan) recordWritten(st *ledger.State, name, client string, store
 		// The client holds it in its own way (Cursor reads an SSE url as
 		// plain url): say what it was written from, so that the next run
 		// need not write it again to see that it holds the same.
-		e.From = writtenFrom(tp.Target, stored.of(name).Hash, opts)
+		e.From = tp.writtenFrom(stored.of(name).Hash, opts)
 	}
 }
 
@@ -928,7 +936,8 @@ func (tp *TargetPlan) manageSnapshot(st *ledger.State, name, client string, srv 
 // (rec.From); or equal to want's View (an encode and a decode of want
 // alone). from, when not "", is what the entry is now known to be written
 // from.
-func heldAsWritten(t Target, have, want canonical.Server, rec *ledger.Entry, opts formats.EncodeOptions, stored *storeEntries) (same bool, from string) {
+func heldAsWritten(tp *TargetPlan, have, want canonical.Server, rec *ledger.Entry, opts formats.EncodeOptions, stored *storeEntries) (same bool, from string) {
+	t := tp.Target
 	client := t.Adapter.ID()
 	if sameDefinition(have, want, client) {
 		return true, ""
@@ -936,7 +945,7 @@ func heldAsWritten(t Target, have, want canonical.Server, rec *ledger.Entry, opt
 	if rec == nil { // not mcpsync's entry: nothing to remember about it
 		return sameDefinition(have, formats.ViewOr(t.Adapter, t.Location, want, opts), client), ""
 	}
-	from = writtenFrom(t, stored.of(want.Name).Hash, opts)
+	from = tp.writtenFrom(stored.of(want.Name).Hash, opts)
 	if rec.From == from && rec.Holds(have) {
 		return true, from
 	}
@@ -955,9 +964,32 @@ func WrittenFrom(t Target, want canonical.Server, opts formats.EncodeOptions) st
 
 // writtenFrom is WrittenFrom of the definition whose hash is wantHash.
 func writtenFrom(t Target, wantHash string, opts formats.EncodeOptions) string {
+	return hashFrom(writtenFromPrefix(t, opts), wantHash)
+}
+
+// writtenFrom is WrittenFrom for tp's target, its first part (the build,
+// client, file and options) made once per target and options: formatting
+// it for every server that the client holds in a spelling of its own
+// (every SSE server for Cursor and OpenCode) was a tenth of recording
+// what an export wrote.
+func (tp *TargetPlan) writtenFrom(wantHash string, opts formats.EncodeOptions) string {
+	if !tp.from.made || tp.from.opts != opts {
+		tp.from.made, tp.from.opts, tp.from.prefix = true, opts, writtenFromPrefix(tp.Target, opts)
+	}
+	return hashFrom(tp.from.prefix, wantHash)
+}
+
+// writtenFromPrefix is what WrittenFrom hashes before the definition's
+// hash.
+func writtenFromPrefix(t Target, opts formats.EncodeOptions) []byte {
+	return fmt.Appendf(append(slices.Clip(buildid.ID()), 0), "%s\x00%s\x00%s\x00%+v\x00", t.Adapter.ID(), t.Location.Path, t.Location.Scope, opts.For(t.Location))
+}
+
+// hashFrom is the hex SHA-256 of prefix and wantHash.
+func hashFrom(prefix []byte, wantHash string) string {
 	h := sha256.New()
-	h.Write(buildid.ID())
-	fmt.Fprintf(h, "\x00%s\x00%s\x00%s\x00%+v\x00%s", t.Adapter.ID(), t.Location.Path, t.Location.Scope, opts.For(t.Location), wantHash)
+	h.Write(prefix)
+	h.Write([]byte(wantHash))
 	return hex.EncodeToString(h.Sum(nil))
 }
 
