@@ -532,3 +532,28 @@ func appliedTwice(t *testing.T, t0 time.Time, firstCmd, secondCmd string, second
 	sb.applyAt(sb.plan([]Target{tgt}, second, nil), t0.Add(time.Minute), secondCmd)
 	return sb, tgt, between
 }
+
+// A backup whose shared states file is damaged, or does not name the
+// file, says so for that backup and file; the copy itself still reads.
+func TestBackupStatesDamaged(t *testing.T) {
+	sb, tgt, _ := appliedTwice(t, time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), "export", "export", stdio("gh", "npx", "-y"))
+	bs, _ := ListBackups(sb.stateDir)
+	last := bs[len(bs)-1]
+	rec, _ := last.Record(tgt.Location.Path)
+	states := filepath.Join(last.Dir, StatesFileName)
+	for _, c := range []struct{ text, want string }{
+		{`{"version":2,"files":{`, "is damaged or unreadable"},
+		{`{"version":2,"files":{"/elsewhere":{}}}`, "is missing from " + StatesFileName},
+		{`{"version":99,"files":{}}`, "newer mcpsync"},
+	} {
+		os.WriteFile(states, []byte(c.text), 0o600)
+		fresh, _ := ListBackups(sb.stateDir)
+		_, err := fresh[len(fresh)-1].ReadState(rec)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), last.ID) || !strings.Contains(err.Error(), rec.Path) {
+			t.Errorf("%s: error %v, want one naming the backup, %s, and %q", c.text, err, rec.Path, c.want)
+		}
+		if data, err := fresh[len(fresh)-1].Read(rec); err != nil || data == nil {
+			t.Errorf("%s: the copy reads as %q, %v", c.text, data, err)
+		}
+	}
+}
