@@ -21,20 +21,15 @@ import (
 // The zero value is ready; it is not safe for concurrent use (each Encode
 // and Decode has its own).
 type refMemo struct {
-	// one is the first value asked for, kept without a map: most encodes
-	// and decodes are of one server (a view of it), which would otherwise
-	// each make a map for it (BenchmarkPlanExport200 makes some 1,500).
-	one    refKey
-	oneR   refResult
-	hasOne bool
-	m      map[refKey]refResult
+	m map[refKey]refResult
 }
 
-// refMemoCap is how many values the map keeps at most; values past it are
+// refMemoCap is how many values the memo keeps at most; values past it are
 // rendered each time. A file's servers say a few references many times
 // (the same token in every server's headers), or each a reference of its
-// own (plan200's servers: no value twice), where keeping all of them cost
-// more than it saved (BenchmarkPlanExport200 allocated 3 MB more).
+// own (plan200's servers: no value twice). Keeping all of those made each
+// of the plan's 42 encodes and decodes keep a map of every value
+// (BenchmarkPlanExport200 allocated 3 MB more).
 const refMemoCap = 16
 
 type refKey struct {
@@ -61,19 +56,13 @@ func (m *refMemo) get(expands bool, v string, render func() refResult) refResult
 		return render()
 	}
 	k := refKey{expands, v}
-	if m.hasOne && m.one == k {
-		return m.oneR
-	}
 	if r, ok := m.m[k]; ok {
 		return r
 	}
 	r := render()
-	switch {
-	case !m.hasOne:
-		m.one, m.oneR, m.hasOne = k, r, true
-	case len(m.m) < refMemoCap:
+	if len(m.m) < refMemoCap {
 		if m.m == nil {
-			m.m = map[refKey]refResult{}
+			m.m = make(map[refKey]refResult, refMemoCap)
 		}
 		m.m[k] = r
 	}
