@@ -3,6 +3,7 @@ package emitters
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -405,10 +406,7 @@ func backup(changes []*FileChange, stateDir string, at time.Time, command string
 		}
 	}
 	if len(states) > 0 {
-		data, err := ledger.MarshalFiles(states)
-		if err == nil {
-			err = writeBackupFile(filepath.Join(dir, StatesFileName), data)
-		}
+		err := writeBackupFileWith(filepath.Join(dir, StatesFileName), func(w io.Writer) error { return ledger.WriteFiles(w, states) })
 		if err != nil {
 			return m, "", fmt.Errorf("cannot back up what mcpsync knows of the files: %w; nothing was written", err)
 		}
@@ -444,11 +442,19 @@ func backup(changes []*FileChange, stateDir string, at time.Time, command string
 // look for, and synced, but the directory is synced once, with the
 // manifest (on macOS each sync is a full flush of the disk's cache).
 func writeBackupFile(path string, data []byte) error {
+	return writeBackupFileWith(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeBackupFileWith is writeBackupFile of what write writes.
+func writeBackupFileWith(path string, write func(io.Writer) error) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(data); err != nil {
+	if err := write(f); err != nil {
 		f.Close()
 		return err
 	}

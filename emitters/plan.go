@@ -900,14 +900,15 @@ func (tp *TargetPlan) recordWritten(st *ledger.State, name, client string, store
 	}
 	tp.Entries = append(tp.Entries, EntryChange{Name: name, Action: action})
 	e := tp.manageSnapshot(st, name, client, srv, nil, stored)
-	if base := stored.of(name); base != nil && e.Server == base.Server {
-		return // it shares the store server's snapshot: the same server (see storeEntries.entry), so no From
+	base := stored.of(name)
+	if base == nil || e.Server == base.Server {
+		return // not the store's, or sharing its snapshot: the same server (see storeEntries.entry), so no From
 	}
-	if want, ok := stored.servers.Get(name); ok && !sameDefinition(srv, want, client) {
+	if want, _ := stored.servers.Get(name); !sameDefinition(srv, want, client) {
 		// The client holds it in its own way (Cursor reads an SSE url as
 		// plain url): say what it was written from, so that the next run
 		// need not write it again to see that it holds the same.
-		e.From = tp.writtenFrom(stored.of(name).Hash, opts)
+		e.From = tp.writtenFrom(base.Hash, opts)
 	}
 }
 
@@ -959,12 +960,7 @@ func heldAsWritten(tp *TargetPlan, have, want canonical.Server, rec *ledger.Entr
 // the client, its file, the options and the build of mcpsync that encoded
 // it. Any of them different is another encoding.
 func WrittenFrom(t Target, want canonical.Server, opts formats.EncodeOptions) string {
-	return writtenFrom(t, ledger.Hash(want), opts)
-}
-
-// writtenFrom is WrittenFrom of the definition whose hash is wantHash.
-func writtenFrom(t Target, wantHash string, opts formats.EncodeOptions) string {
-	return hashFrom(writtenFromPrefix(t, opts), wantHash)
+	return hashFrom(writtenFromPrefix(t, opts), ledger.Hash(want))
 }
 
 // writtenFrom is WrittenFrom for tp's target, its first part (the build,

@@ -98,3 +98,39 @@ func BenchmarkLoadSynced(b *testing.B) {
 	b.ReportMetric(float64(e.Microseconds())/1000/float64(b.N), "ms-exported")
 	benchgoal.Ratio(b, "x-exported", float64(s)/float64(e), 4)
 }
+
+// BenchmarkMarshalFiles writes what a backup keeps of the five files of
+// BenchmarkSave's state (WriteFiles, MarshalFiles' text: entries by hash,
+// each server once) and reports its size against a record per file
+// (MarshalFile, what backups kept before): MB-shared, MB-per-file and
+// shared-x-per-file.
+func BenchmarkMarshalFiles(b *testing.B) {
+	st := benchState(b)
+	perFile := 0
+	for _, f := range st.Files {
+		data, err := MarshalFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		perFile += len(data)
+	}
+	var shared countingWriter
+	b.ReportAllocs()
+	for b.Loop() {
+		shared = 0
+		if err := WriteFiles(&shared, st.Files); err != nil { // as a backup writes it
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(shared)/1e6, "MB-shared")
+	b.ReportMetric(float64(perFile)/1e6, "MB-per-file")
+	b.ReportMetric(float64(shared)/float64(perFile), "shared-x-per-file")
+}
+
+// countingWriter counts what is written to it.
+type countingWriter int
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	*c += countingWriter(len(p))
+	return len(p), nil
+}

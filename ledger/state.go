@@ -283,33 +283,52 @@ func (st *State) linkSnapshots() {
 // eachEntry calls f with every entry of the state: the managed entries of
 // every file, every sync base, and two-way sync's records of what each
 // client held and what it deleted. (A conflict's sides hold their servers
-// themselves: they are few, and not entries.)
+// themselves: they are few, and not entries.) Null records (a file, a
+// section or an entry that is nil) are passed over.
 func (st *State) eachEntry(f func(*Entry)) {
-	for _, file := range st.Files {
-		for _, sec := range file.Sections {
-			for _, e := range sec.Managed {
+	each := func(entries map[string]*Entry) {
+		for _, e := range entries {
+			if e != nil {
 				f(e)
 			}
 		}
 	}
-	for _, bases := range st.Bases {
-		for _, e := range bases {
-			f(e)
+	for _, file := range st.Files {
+		if file == nil {
+			continue
 		}
+		for _, sec := range file.Sections {
+			if sec != nil {
+				each(sec.Managed)
+			}
+		}
+	}
+	for _, bases := range st.Bases {
+		each(bases)
 	}
 	for _, s := range st.Sync {
 		if s == nil {
 			continue
 		}
 		for _, entries := range s.Clients {
-			for _, e := range entries {
-				f(e)
+			each(entries)
+		}
+		each(s.Deleted)
+	}
+}
+
+// snapshots is every snapshot the state's entries keep in State.Snapshots
+// (Entry.inSnapshots), by hash, each once; most is the room to make.
+func (st *State) snapshots(most int) map[string]*canonical.Server {
+	snaps := make(map[string]*canonical.Server, most)
+	st.eachEntry(func(e *Entry) {
+		if e.inSnapshots() {
+			if _, ok := snaps[e.Hash]; !ok {
+				snaps[e.Hash] = e.Server
 			}
 		}
-		for _, e := range s.Deleted {
-			f(e)
-		}
-	}
+	})
+	return snaps
 }
 
 // Path is where Save writes.
@@ -384,14 +403,7 @@ const snapChunksAhead = 4
 // files, as one snapshot: the largest file holds about as many as there
 // are. It stops when stop is closed.
 func (st *State) snapshotText(out chan<- []byte, stop <-chan struct{}, most int) {
-	snaps := make(map[string]*canonical.Server, most)
-	st.eachEntry(func(e *Entry) {
-		if e.inSnapshots() {
-			if _, ok := snaps[e.Hash]; !ok {
-				snaps[e.Hash] = e.Server
-			}
-		}
-	})
+	snaps := st.snapshots(most)
 	if len(snaps) == 0 {
 		return
 	}

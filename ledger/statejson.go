@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -286,23 +287,25 @@ func MarshalFile(f *File) ([]byte, error) { return stateJSON{}.file(nil, f) }
 // backup, against 7.3 MB for the copies of the files themselves).
 // UnmarshalFiles reads it back.
 func MarshalFiles(files map[string]*File) ([]byte, error) {
-	snaps := map[string]*canonical.Server{}
-	for _, f := range files {
-		if f == nil {
-			continue
-		}
-		for _, sec := range f.Sections {
-			if sec == nil {
-				continue
-			}
-			for _, e := range sec.Managed {
-				if e != nil && e.inSnapshots() {
-					snaps[e.Hash] = e.Server
-				}
-			}
-		}
+	var b bytes.Buffer
+	if err := WriteFiles(&b, files); err != nil {
+		return nil, err
 	}
-	return stateJSON{bySnapshot: true, snaps: snaps}.state(nil, &State{Version: Version, Files: files})
+	return b.Bytes(), nil
+}
+
+// WriteFiles writes what MarshalFiles returns to w, a chunk at a time
+// (saveChunk), as Save writes state.json: a backup of every client's file
+// at 10,000 servers holds some 35 MB of records, and it is written when
+// the export's heap is at its largest.
+func WriteFiles(w io.Writer, files map[string]*File) error {
+	st := &State{Version: Version, Files: files}
+	b, err := stateJSON{bySnapshot: true, snaps: st.snapshots(0), out: w}.state(nil, st)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
 }
 
 // UnmarshalFiles reads what MarshalFiles wrote: the records of the files,

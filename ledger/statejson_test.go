@@ -354,6 +354,17 @@ func TestMarshalFilesSharesSnapshots(t *testing.T) {
 	if n := strings.Count(string(data), "mcp-server-fetch"); n != 1 {
 		t.Errorf("fetch written %d times, want once:\n%s", n, data)
 	}
+	// Written a few bytes at a time (as a backup writes it, in chunks of
+	// saveChunk), the text is the same.
+	defer func(n int) { saveChunk = n }(saveChunk)
+	saveChunk = 16
+	var chunks []string
+	if err := WriteFiles(writerFunc(func(p []byte) (int, error) { chunks = append(chunks, string(p)); return len(p), nil }), files); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(chunks, ""); got != string(data) || len(chunks) < 10 {
+		t.Errorf("written in %d chunks as\n%s\nwant\n%s", len(chunks), got, data)
+	}
 	back, err := UnmarshalFiles(data)
 	if err != nil {
 		t.Fatal(err)
@@ -412,3 +423,8 @@ func FuzzMarshalFiles(f *testing.F) {
 		}
 	})
 }
+
+// writerFunc is an io.Writer made of a function.
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
