@@ -275,7 +275,8 @@ func (e enc) str(b []byte, s string) []byte {
 
 // Exact reports whether AppendServerUnescaped's bytes for s read back (by
 // encoding/json) as exactly s, every field as reflect.DeepEqual sees it:
-// every string is UTF-8 (JSON carries no other bytes), no list or map is
+// every string is UTF-8 (a string field that is not reads back with
+// U+FFFD in place of its stray bytes), no list or map is
 // empty but not nil (omitempty leaves it out, and it reads back nil), and
 // every raw value of Extra is JSON as encoding/json writes it again
 // (compact, not empty). It is the check the caches make of an entry by
@@ -338,11 +339,13 @@ func exactExtra(x map[string]map[string]json.RawMessage) bool {
 }
 
 // compactJSON reports whether raw is JSON as encoding/json writes a raw
-// value again: valid, UTF-8, and without a byte of white space outside
-// its strings. (Empty or nil is written as null, which reads back as the
-// four bytes.)
+// value again: valid, and without a byte of white space outside its
+// strings. (Empty or nil is written as null, which reads back as the four
+// bytes.) Bytes that are not UTF-8 inside a string do not matter: the
+// encoder copies a raw value's strings as they are, and the decoder copies
+// a raw value whole, so they read back the same.
 func compactJSON(raw json.RawMessage) bool {
-	if len(raw) == 0 || !utf8.Valid(raw) {
+	if len(raw) == 0 {
 		return false
 	}
 	inString, escaped := false, false
