@@ -128,3 +128,46 @@ source "acme" { git = "g1" }
 		}
 	}
 }
+
+// TestFromRecordsSharesDefinitions: the desired set holds the store's
+// servers by value, sharing their lists and maps (nothing changes a server
+// in place: every writer copies first), so that a run of 10,000 servers
+// does not hold a deep copy of the store. What the store does to its own
+// list afterwards (a server put, one appended) does not reach the set.
+func TestFromRecordsSharesDefinitions(t *testing.T) {
+	st := parse(t, `server "a" {
+  command = "a"
+  env = { K = "v" }
+}
+server "b" { command = "b" }
+source "acme" { git = "g1" }
+`)
+	recs, err := sources.LoadRecords(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	recs.Update(st.Sources[0], "c1", canonical.Set{Servers: []canonical.Server{stdio("x")}}, now)
+	recs.Approve("acme", "x", now)
+
+	got := FromRecords(st, recs)
+	own, _ := st.Servers.Get("a")
+	mine, _ := got.Set.Get("a")
+	mine.Env["probe"] = "shared"
+	if own.Env["probe"] != "shared" {
+		t.Error("the desired set holds a copy of the store's env, not the store's own")
+	}
+	delete(mine.Env, "probe")
+
+	st.Put(canonical.Server{Name: "a", Command: "changed"})
+	st.Put(stdio("c"))
+	if srv, _ := got.Set.Get("a"); srv.Command != "a" {
+		t.Errorf("a server put in the store afterwards changed the desired set: %q", srv.Command)
+	}
+	if names := strings.Join(got.Set.Names(), ","); names != "a,b,acme-x" {
+		t.Errorf("servers %s", names)
+	}
+	if names := strings.Join(st.Servers.Names(), ","); names != "a,b,c" {
+		t.Errorf("the store's servers %s", names)
+	}
+}
