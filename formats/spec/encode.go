@@ -55,7 +55,7 @@ func (a *Adapter) Encode(loc formats.Location, data []byte, want canonical.Set, 
 		opts.OS = targetOS(formats.Env{})
 	}
 	c := &Context{Spec: a.spec, Loc: loc, Servers: t.servers, Options: opts, Original: data}
-	entries, ds := a.readEntries(c, t, doc)
+	entries, _, ds := a.readEntries(c, t, doc)
 	if ds.HasErrors() {
 		return data, append(diags, ds.Errors()...)
 	}
@@ -83,7 +83,7 @@ func (a *Adapter) Encode(loc formats.Location, data []byte, want canonical.Set, 
 		}
 		wanted[s.Name] = true
 		old, has := existing[s.Name]
-		if has && old.ok && canonical.Equal(old.srv, s, a.spec.ID) {
+		if has && old.ok && canonical.Equal(*old.srv, s, a.spec.ID) {
 			continue
 		}
 		s = normalized(s)
@@ -96,7 +96,7 @@ func (a *Adapter) Encode(loc formats.Location, data []byte, want canonical.Set, 
 			var oldNode jsonedit.Node
 			var oldSrv *canonical.Server
 			if has {
-				oldNode, oldSrv = old.node, &old.srv
+				oldNode, oldSrv = old.node, old.srv
 			}
 			fields, replace = e.hookEntry(ee, c, s, oldNode, oldSrv, fields)
 		}
@@ -774,7 +774,7 @@ func (e *encoder) editEntry(old *entry, s canonical.Server, fields []field, brid
 		e.fail(doc.Set(path, object(fields)))
 		return
 	}
-	o := old.srv
+	o := *old.srv
 	oldExtra := o.Extra[a.spec.ID]
 	members := old.node.Members()
 	wantKeys := map[string]bool{}
