@@ -136,10 +136,31 @@ type Entry struct {
 	Source string `json:"source,omitempty"`
 }
 
-// NewEntry snapshots srv.
+// NewEntry snapshots srv. The snapshot shares srv's lists and maps where
+// normalising changes none of them in place (canonical.Server.Normalized):
+// nothing changes a server in place (each writer clones first), and a deep
+// copy of every store server was 3.6 MB of an export of 10,000 servers,
+// held to its end (TestNewEntrySharesNormalServers).
 func NewEntry(client string, srv canonical.Server, at time.Time) *Entry {
-	snap := Snapshot(srv)
+	snap := sharedSnapshot(srv)
 	return &Entry{Client: client, Hash: hashSnapshot(snap), Server: &snap, At: at}
+}
+
+// sharedSnapshot is Snapshot, sharing srv's lists and maps where
+// normalising changes none of them in place (canonical.Server.Normalized),
+// but for its Extra, which hashSnapshot compacts in place: copied, so
+// that srv's stays as the client wrote it.
+func sharedSnapshot(srv canonical.Server) canonical.Server {
+	s := srv.Normalized()
+	s.Origin = canonical.Pos{}
+	if len(s.Extra) > 0 {
+		extra := make(map[string]map[string]json.RawMessage, len(s.Extra))
+		for c, keys := range s.Extra {
+			extra[c] = maps.Clone(keys)
+		}
+		s.Extra = extra
+	}
+	return s
 }
 
 // Holds reports whether srv is what e recorded: Hash(srv) == e.Hash. A
@@ -185,7 +206,7 @@ func Renew(e *Entry, client string, srv canonical.Server, at time.Time) *Entry {
 	if e == nil || !e.Holds(srv) {
 		return NewEntry(client, srv, at)
 	}
-	snap := Snapshot(srv)
+	snap := sharedSnapshot(srv)
 	return &Entry{Client: client, Hash: e.Hash, Server: &snap, At: at}
 }
 
@@ -200,7 +221,7 @@ func Snapshot(srv canonical.Server) canonical.Server {
 
 // Hash returns a stable SHA-256 of the server's definition. Two servers that
 // mean the same thing (canonical.Equal with every client's Extra) hash the same.
-func Hash(srv canonical.Server) string { return hashSnapshot(Snapshot(srv)) }
+func Hash(srv canonical.Server) string { return hashSnapshot(sharedSnapshot(srv)) }
 
 // hashSnapshot hashes a Snapshot; it compacts the snapshot's Extra values
 // in place.

@@ -448,3 +448,46 @@ func FuzzHolderJSON(f *testing.F) {
 		}
 	})
 }
+
+// TestNewEntrySharesNormalServers: an entry's snapshot of a server already
+// in normal form shares its lists and maps (an export of 10,000 servers
+// made a deep copy of each, held to its end; nothing changes a server in
+// place), and hashes as a copy would. A server Normalize would change is
+// copied, and left as it was.
+func TestNewEntrySharesNormalServers(t *testing.T) {
+	normal := canonical.Server{Name: "a", Transport: canonical.Stdio, Command: "npx", Args: []string{"-y"},
+		Env: map[string]string{"K": "v"}, Origin: canonical.Pos{File: "f", Line: 2}}
+	e := NewEntry("cursor", normal, time.Time{})
+	if e.Server.Origin != (canonical.Pos{}) {
+		t.Errorf("the snapshot keeps the origin %v", e.Server.Origin)
+	}
+	e.Server.Env["probe"] = "x"
+	if normal.Env["probe"] != "x" {
+		t.Error("the snapshot of a normal server is a copy of its env")
+	}
+	delete(normal.Env, "probe")
+	if e.Hash != Hash(normal) || e.Hash != hashSnapshot(Snapshot(normal)) {
+		t.Error("a shared snapshot hashes differently")
+	}
+
+	// Extra values are compacted for the hash: in the snapshot's own maps.
+	extra := canonical.Server{Name: "x", Command: "x"}
+	extra.SetExtra("cursor", "k", json.RawMessage(`{"b": 1, "a": 2}`))
+	e = NewEntry("cursor", extra, time.Time{})
+	if got := string(extra.Extra["cursor"]["k"]); got != `{"b": 1, "a": 2}` {
+		t.Errorf("NewEntry rewrote the server's extra value: %s", got)
+	}
+	if got := string(e.Server.Extra["cursor"]["k"]); got != `{"a":2,"b":1}` || e.Hash != Hash(extra) {
+		t.Errorf("snapshot's extra %s", got)
+	}
+
+	bearer := canonical.Server{Name: "b", URL: "https://h", Headers: map[string]string{"X": "1"},
+		Auth: canonical.Auth{BearerTokenEnv: "T", OAuth: &canonical.OAuth{ClientID: "c", Scopes: []string{}}}}
+	e = NewEntry("cursor", bearer, time.Time{})
+	if len(bearer.Headers) != 1 || bearer.Auth.BearerTokenEnv != "T" || bearer.Auth.OAuth.Scopes == nil {
+		t.Errorf("NewEntry changed the server it was given: %+v", bearer)
+	}
+	if e.Server.Headers["Authorization"] != "Bearer ${T}" || e.Server.Transport != canonical.HTTP || e.Hash != Hash(bearer) {
+		t.Errorf("snapshot %+v", e.Server)
+	}
+}
