@@ -322,7 +322,7 @@ func PlanExport(targets []Target, opts ExportOptions) *Plan {
 	// every file's held until the last was planned.
 	exported := make([]bool, opts.Servers.Len())
 	pruned := map[string]bool{}
-	var clean cleanHashes         // see projectSecrets
+	var clean cleanSnapshots      // see projectSecrets
 	var maskValues secrets.Values // see KeepMask
 	groups := groupByFile(targets)
 	type planned struct {

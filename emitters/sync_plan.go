@@ -161,7 +161,7 @@ func PlanSync(in *SyncInput, opts SyncOptions) *Plan {
 	if opts.Store != nil {
 		p.Files = append(p.Files, storeChange(opts.Store))
 	}
-	var clean cleanHashes // see projectSecrets
+	var clean cleanSnapshots // see projectSecrets
 	eachFile(len(in.Files), func(i int) {
 		fc := in.Files[i]
 		planFileSync(fc, opts)
