@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"reflect"
@@ -188,8 +189,10 @@ type streamingCache interface {
 // it would not read back as exactly that (see writeDecoded).
 func (m *DecodeMemo) keep(name string, data []byte, set canonical.Set, diags canonical.Diagnostics) {
 	if s, ok := m.disk.(streamingCache); ok {
-		if d, ok := entryDiags(set, diags); ok {
-			s.PutWith(name, data, func(w io.Writer) error { return writeDecodedTo(w, set.Servers, d) })
+		if d, ok := diagsJSON(diags); ok {
+			// A server that would not read back as it is stops the write,
+			// and PutWith then keeps nothing.
+			s.PutWith(name, data, func(w io.Writer) error { return writeDecodedTo(w, set.Servers, d, true) })
 		}
 		return
 	}
@@ -226,29 +229,28 @@ type decodedFile struct {
 // the first sync of 10,000 servers in every client's file spent 0.9 s of
 // CPU making its entries, and a written export (which keeps what its files
 // read back as, KeepDecoded) would spend as much again. The servers are now
-// written by hand (jsonwrite) and each is checked for what JSON cannot
-// carry (jsonwrite.Exact, which FuzzExact holds to that reading back); the
-// diagnostics, few and of many types, are still read back and compared.
-// TestDecodedEntriesAsBefore holds the result to the old check's over the
-// wild corpus.
+// written by hand (jsonwrite), each checked as it is written for what JSON
+// cannot carry (jsonwrite.AppendServerExact, which FuzzExact holds to
+// reading back: a pass of its own over every server was a third of
+// writing them); the diagnostics, few and of many types, are still read
+// back and compared. TestDecodedEntriesAsBefore holds the result to the
+// old check's over the wild corpus.
 func writeDecoded(set canonical.Set, diags canonical.Diagnostics) []byte {
-	d, ok := entryDiags(set, diags)
+	d, ok := diagsJSON(diags)
 	if !ok {
 		return nil
 	}
-	return appendDecoded(set.Servers, d)
+	var b bytes.Buffer
+	b.Grow(64 + 256*len(set.Servers) + len(d))
+	if writeDecodedTo(&b, set.Servers, d, true) != nil {
+		return nil
+	}
+	return b.Bytes()
 }
 
-// entryDiags checks that an entry for set and diags reads back as exactly
-// them, and returns the diagnostics as the entry holds them.
-func entryDiags(set canonical.Set, diags canonical.Diagnostics) ([]byte, bool) {
-	for i := range set.Servers {
-		if !jsonwrite.Exact(&set.Servers[i]) {
-			return nil, false
-		}
-	}
-	return diagsJSON(diags)
-}
+// errInexact stops writing an entry at a server that would not read back
+// as it is.
+var errInexact = errors.New("a server would not read back as it is")
 
 // diagsJSON is ds as encoding/json's Encoder without HTML escaping writes
 // it, and whether it reads back as exactly ds.
@@ -273,14 +275,17 @@ func diagsJSON(ds canonical.Diagnostics) ([]byte, bool) {
 func appendDecoded(servers []canonical.Server, diags []byte) []byte {
 	var b bytes.Buffer
 	b.Grow(64 + 256*len(servers) + len(diags))
-	writeDecodedTo(&b, servers, diags)
+	writeDecodedTo(&b, servers, diags, false)
 	return b.Bytes()
 }
 
-// writeDecodedTo writes what appendDecoded returns to w, a piece at a time.
-func writeDecodedTo(w io.Writer, servers []canonical.Server, diags []byte) error {
+// writeDecodedTo writes what appendDecoded returns to w, a piece at a
+// time. With exactOnly it stops with errInexact at the first server that
+// would not read back as it is.
+func writeDecodedTo(w io.Writer, servers []canonical.Server, diags []byte, exactOnly bool) error {
 	const piece = 32 << 10
 	b := make([]byte, 0, piece+4<<10)
+	var ok bool
 	b = strconv.AppendInt(append(b, `{"count":`...), int64(len(servers)), 10)
 	b = append(b, `,"servers":`...)
 	if servers == nil {
@@ -291,7 +296,11 @@ func writeDecodedTo(w io.Writer, servers []canonical.Server, diags []byte) error
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = jsonwrite.AppendServerUnescaped(b, &servers[i])
+			if !exactOnly {
+				b = jsonwrite.AppendServerUnescaped(b, &servers[i])
+			} else if b, ok = jsonwrite.AppendServerExact(b, &servers[i]); !ok {
+				return errInexact
+			}
 			if len(b) >= piece {
 				if _, err := w.Write(b); err != nil {
 					return err

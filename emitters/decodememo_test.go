@@ -457,3 +457,45 @@ func TestDecodeMemoStreamsEntries(t *testing.T) {
 		t.Fatalf("after %d decodes (want 1): %d servers, %v; want %d, %v", counting.decodes, got.Len(), ds, want.Len(), wantDiags)
 	}
 }
+
+// TestDecodeMemoStreamsOnlyExact: an entry written a piece at a time into
+// the parse cache (parsecache.PutWith) is kept only when every server in
+// it reads back as it is; a server that would not (a string that is not
+// UTF-8, a list empty but not nil) leaves no entry, and the next run
+// decodes the file.
+func TestDecodeMemoStreamsOnlyExact(t *testing.T) {
+	ad := cursorAdapter(t)
+	loc := formats.Location{Client: "cursor", Scope: canonical.ScopeProject, Path: "/p/.cursor/mcp.json", Format: formats.JSON}
+	data := []byte(`{"mcpServers": {"a": {"command": "npx"}}}`)
+	builtin := func(string) bool { return true }
+	many := make([]canonical.Server, 2000) // past the first piece written
+	for i := range many {
+		many[i] = canonical.Server{Name: fmt.Sprintf("s%04d", i), Transport: canonical.Stdio, Command: "npx", Args: []string{"-y", "pkg"}}
+	}
+	for name, odd := range map[string]func([]canonical.Server){
+		"none":       func([]canonical.Server) {},
+		"not UTF-8":  func(s []canonical.Server) { s[1500].Command = "np\xffx" },
+		"empty args": func(s []canonical.Server) { s[0].Args = []string{} },
+	} {
+		servers := slices.Clone(many)
+		odd(servers)
+		cache := parsecache.Open(t.TempDir())
+		m := (*DecodeMemo)(nil).Persist(cache, builtin)
+		m.diskMin = 0
+		m.Written(ad, loc, data, canonical.Set{Servers: servers}, nil)
+
+		c := &countingAdapter{Adapter: ad}
+		next := (*DecodeMemo)(nil).Persist(cache, builtin)
+		next.diskMin = 0
+		got, _ := next.Decode(c, loc, data)
+		if name == "none" {
+			if c.decodes != 0 || !reflect.DeepEqual(got.Servers, servers) {
+				t.Errorf("%s: %d decodes, %d servers read from the entry", name, c.decodes, got.Len())
+			}
+			continue
+		}
+		if want, _ := ad.Decode(loc, data); c.decodes != 1 || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: the next run read %d servers after %d decodes, want the file decoded", name, got.Len(), c.decodes)
+		}
+	}
+}

@@ -29,6 +29,22 @@ func AppendServer(b []byte, s *canonical.Server) []byte { return enc{html: true}
 // &, and reads back without an unescape).
 func AppendServerUnescaped(b []byte, s *canonical.Server) []byte { return enc{}.server(b, s) }
 
+// AppendServerExact is AppendServerUnescaped and Exact(s), found as the
+// bytes are written: the caches write every server of every file they
+// keep, and a pass of its own over every string and list for Exact was a
+// third of writing them (an export of 10,000 servers to four clients).
+// Where s is not exact, the bytes appended are not to be used: they may
+// be part of AppendServerUnescaped's, or none (an Extra value that is not
+// JSON, which it could not write). FuzzExact holds the two the same.
+func AppendServerExact(b []byte, s *canonical.Server) ([]byte, bool) {
+	if s.Extra != nil && !exactExtra(s.Extra) { // written by encoding/json, not by enc
+		return b, false
+	}
+	inexact := false
+	b = enc{inexact: &inexact}.server(b, s)
+	return b, !inexact
+}
+
 // AppendString appends s as encoding/json's Marshal writes a string: with
 // HTML escaping, U+FFFD for bytes that are not UTF-8, U+2028 and U+2029
 // escaped.
@@ -54,8 +70,20 @@ func AppendTime(b []byte, t time.Time) ([]byte, error) {
 func AppendStringField(b []byte, key, v string) []byte { return enc{html: true}.stringField(b, key, v) }
 
 // enc writes as encoding/json does, escaping <, > and & (Marshal) or
-// not (an Encoder with SetEscapeHTML(false)).
-type enc struct{ html bool }
+// not (an Encoder with SetEscapeHTML(false)). inexact, when not nil, is
+// set where what is written would not read back as exactly the value (see
+// Exact): a string that is not UTF-8, a list or map empty but not nil.
+type enc struct {
+	html    bool
+	inexact *bool
+}
+
+// lost notes that what is written would not read back as it is.
+func (e enc) lost() {
+	if e.inexact != nil {
+		*e.inexact = true
+	}
+}
 
 func (e enc) server(b []byte, s *canonical.Server) []byte {
 	b = append(b, `{"name":`...)
@@ -152,6 +180,9 @@ func (e enc) stringField(b []byte, key, v string) []byte {
 
 func (e enc) listField(b []byte, key string, v []string) []byte {
 	if len(v) == 0 {
+		if v != nil {
+			e.lost() // omitted, it reads back nil
+		}
 		return b
 	}
 	b = append(b, ',', '"')
@@ -168,6 +199,9 @@ func (e enc) listField(b []byte, key string, v []string) []byte {
 
 func (e enc) mapField(b []byte, key string, m map[string]string) []byte {
 	if len(m) == 0 {
+		if m != nil {
+			e.lost() // omitted, it reads back nil
+		}
 		return b
 	}
 	keys := make([]string, 0, len(m))
@@ -254,6 +288,7 @@ func (e enc) str(b []byte, s string) []byte {
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
+			e.lost() // it reads back as U+FFFD
 			b = append(b, s[start:i]...)
 			b = append(b, `\ufffd`...)
 			i += size

@@ -118,5 +118,48 @@ func FuzzExact(f *testing.F) {
 		if got := Exact(&s); got != roundTrips {
 			t.Fatalf("Exact %v, read back exactly %v: %#v", got, roundTrips, s)
 		}
+		b, exact := AppendServerExact([]byte("x"), &s)
+		if exact != roundTrips || exact && !bytes.Equal(b, AppendServerUnescaped([]byte("x"), &s)) {
+			t.Fatalf("AppendServerExact says %v, read back exactly %v, bytes %s: %#v", exact, roundTrips, b, s)
+		}
 	})
+}
+
+// TestAppendServerExact: each way a server can fail to read back as it is
+// (a string that is not UTF-8 in any field, a list or map empty but not
+// nil, an extra that is not compact) is found as it is written, as Exact
+// finds it; a server with none of them is exact.
+func TestAppendServerExact(t *testing.T) {
+	clean := func() canonical.Server {
+		return canonical.Server{Name: "a", Transport: canonical.Stdio, Command: "npx", Args: []string{"-y"},
+			Env: map[string]string{"K": "v"}, Headers: map[string]string{"H": "1"}, ToolsAllow: []string{"t"},
+			Auth: canonical.Auth{OAuth: &canonical.OAuth{ClientID: "c", Scopes: []string{"s"}}}, Project: "/p",
+			Origin: canonical.Pos{File: "f", Line: 1}}
+	}
+	odd := map[string]func(*canonical.Server){
+		"name":        func(s *canonical.Server) { s.Name = "a\xff" },
+		"arg":         func(s *canonical.Server) { s.Args[0] = "\xc3" },
+		"env value":   func(s *canonical.Server) { s.Env["K"] = "\x80" },
+		"header key":  func(s *canonical.Server) { s.Headers["\xfe"] = "1" },
+		"client id":   func(s *canonical.Server) { s.Auth.OAuth.ClientID = "\xed\xa0\x80" },
+		"origin file": func(s *canonical.Server) { s.Origin.File = "\xff" },
+		"empty args":  func(s *canonical.Server) { s.Args = []string{} },
+		"empty env":   func(s *canonical.Server) { s.Env = map[string]string{} },
+		"empty deny":  func(s *canonical.Server) { s.ToolsDeny = []string{} },
+		"empty scope": func(s *canonical.Server) { s.Auth.OAuth.Scopes = []string{} },
+		"empty extra": func(s *canonical.Server) { s.Extra = map[string]map[string]json.RawMessage{} },
+		"spaced raw":  func(s *canonical.Server) { s.SetExtra("c", "k", json.RawMessage(`{"a": 1}`)) },
+		"not json":    func(s *canonical.Server) { s.SetExtra("c", "k", json.RawMessage(`{"a`)) },
+	}
+	s := clean()
+	if b, exact := AppendServerExact(nil, &s); !exact || !Exact(&s) || !bytes.Equal(b, AppendServerUnescaped(nil, &s)) {
+		t.Fatalf("a clean server: AppendServerExact %v, Exact %v, bytes %s", exact, Exact(&s), b)
+	}
+	for name, change := range odd {
+		s := clean()
+		change(&s)
+		if _, exact := AppendServerExact(nil, &s); exact || Exact(&s) {
+			t.Errorf("%s: AppendServerExact %v, Exact %v", name, exact, Exact(&s))
+		}
+	}
 }
