@@ -311,11 +311,12 @@ func (e enc) str(b []byte, s string) []byte {
 // Exact reports whether AppendServerUnescaped's bytes for s read back (by
 // encoding/json) as exactly s, every field as reflect.DeepEqual sees it:
 // every string is UTF-8 (a string field that is not reads back with
-// U+FFFD in place of its stray bytes), no list or map is
-// empty but not nil (omitempty leaves it out, and it reads back nil), and
+// U+FFFD in place of its stray bytes), no list or map is empty but not
+// nil (omitempty leaves it out, and it reads back nil), and
 // every raw value of Extra is JSON as encoding/json writes it again
-// (compact, not empty). It is the check the caches make of an entry by
-// reading it back, without the reading: FuzzExact holds the two the same.
+// (compact, not empty). It is the check of an entry by reading it back,
+// without the reading (FuzzExact holds the two the same), and the rule
+// that AppendServerExact, which the caches use, finds as it writes.
 func Exact(s *canonical.Server) bool {
 	return utf8.ValidString(s.Name) && utf8.ValidString(string(s.Transport)) && utf8.ValidString(s.Command) &&
 		exactList(s.Args) && exactMap(s.Env) && utf8.ValidString(s.Cwd) &&
