@@ -390,7 +390,7 @@ func (st *State) Save() error {
 	// did, was about a quarter of the time a save of 10,000 servers took
 	// (BenchmarkSave).
 	err := atomicfile.Write(st.path, 0o600, func(f io.Writer) error {
-		w := stateJSON{bySnapshot: true, snapsAfter: true, times: &timeMemo{}, out: f}
+		w := stateJSON{bySnapshot: true, snapsAfter: true, times: &timeMemo{}, names: &nameOrder{}, out: f}
 		rest, err := w.state(make([]byte, 0, min(256*n+1024, saveChunk+64<<10)), st)
 		if err != nil {
 			return err

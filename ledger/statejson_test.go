@@ -53,6 +53,34 @@ func TestStateJSONMatchesMarshal(t *testing.T) {
 	}
 }
 
+// TestNamesSortedOnce: Save sorts the names of a map of entries once for
+// the maps after it that hold the same names (nameOrder), and writes what
+// encoding/json writes for every map, those that hold other names too: as
+// many names but one different, fewer, more, none, and null.
+func TestNamesSortedOnce(t *testing.T) {
+	entries := func(names ...string) map[string]*Entry {
+		m := map[string]*Entry{}
+		for _, n := range names {
+			m[n] = &Entry{Client: "cursor", Hash: "h" + n}
+		}
+		return m
+	}
+	st := &State{Version: Version, Files: map[string]*File{}}
+	for i, m := range []map[string]*Entry{
+		entries("b", "a", "c"), entries("c", "a", "b"), entries("a", "b", "d"), entries("a", "b"),
+		entries("a", "b", "c", "d"), entries("d", "c", "b", "a"), {}, nil, entries("a", "b", "c"),
+	} {
+		st.Files[fmt.Sprintf("/p/f%d", i)] = &File{Sections: map[string]*Section{"": {Managed: m}, "s": {Managed: entries("a", "b", "c")}}}
+	}
+	st.Bases = map[string]map[string]*Entry{"/store": entries("c", "b", "a")}
+	checkStateJSON(t, st)
+	var o nameOrder
+	o.of(entries("b", "a"))
+	if names, _, _ := o.of(entries("a", "c")); strings.Join(names, ",") != "a,c" {
+		t.Errorf("as many names, one of them new: %v", names)
+	}
+}
+
 func FuzzStateJSON(f *testing.F) {
 	f.Add("a", "b", int64(1))
 	f.Add("<script>", "\u2029\x7f", int64(-5))
@@ -92,7 +120,7 @@ func checkStateJSON(t *testing.T, st *State) {
 	for k, srv := range st.Snapshots {
 		snaps[k] = &srv
 	}
-	saved, serr := stateJSON{bySnapshot: true, snaps: snaps, times: &timeMemo{}}.state(nil, st)
+	saved, serr := stateJSON{bySnapshot: true, snaps: snaps, times: &timeMemo{}, names: &nameOrder{}}.state(nil, st)
 	if (serr != nil) != (gerr != nil) || serr == nil && !bytes.Equal(saved, got) {
 		t.Fatalf("state as Save writes it:\n%s\nwith State.Snapshots:\n%s", saved, got)
 	}
