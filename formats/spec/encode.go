@@ -314,12 +314,19 @@ func (e *encoder) strs(s canonical.Server, field string, vs []string) []string {
 
 func (e *encoder) strMap(s canonical.Server, field string, m map[string]string) map[string]string {
 	out := make(map[string]string, len(m))
+	var render []string // the keys whose values may warn, rendered in key order
 	for k, v := range m {
 		if e.asItIs(v) {
 			out[k] = v
 			continue
 		}
-		out[k] = e.str(s, field+"."+k, v)
+		render = append(render, k)
+	}
+	// In the order of the keys, so that the warnings come the same every
+	// run: in map order, two exports of one store printed them in turns.
+	slices.Sort(render)
+	for _, k := range render {
+		out[k] = e.str(s, field+"."+k, m[k])
 	}
 	return out
 }

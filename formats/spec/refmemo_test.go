@@ -66,3 +66,26 @@ func TestRepeatedReferencesWarnEachServer(t *testing.T) {
 		t.Errorf("encoded args: %d of 2\n%s", n, out)
 	}
 }
+
+// TestEncodeWarnsInFieldOrder: the warnings of a server's env and headers
+// come in the order of their keys, the same every run: they came in map
+// order, so that two exports of one store printed them in turns.
+func TestEncodeWarnsInFieldOrder(t *testing.T) {
+	cursor := spec.MustAdapter(spec.MustBuiltin("cursor"), nil)
+	loc := formats.Location{Scope: canonical.ScopeUser, Path: "/home/u/.cursor/mcp.json", Format: "json"}
+	env := map[string]string{}
+	for _, k := range []string{"E", "B", "D", "A", "C", "F", "H", "G"} {
+		env[k] = "${" + k + ":-x}"
+	}
+	srv := canonical.Server{Name: "a", Transport: canonical.Stdio, Command: "npx", Env: env}
+	for range 20 {
+		_, ds := cursor.Encode(loc, nil, canonical.Set{Servers: []canonical.Server{srv}}, formats.EncodeOptions{})
+		var fields []string
+		for _, d := range ds {
+			fields = append(fields, d.Field)
+		}
+		if got := strings.Join(fields, " "); got != "env.A env.B env.C env.D env.E env.F env.G env.H" {
+			t.Fatalf("warnings in the order %s", got)
+		}
+	}
+}
