@@ -19,6 +19,16 @@ func parse(t *testing.T, text string) *store.Store {
 	return st
 }
 
+// noRecords is a fresh, empty record of the team sources.
+func noRecords(t *testing.T) *sources.Records {
+	t.Helper()
+	recs, err := sources.LoadRecords(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
 func stdio(name string) canonical.Server {
 	return canonical.Server{Name: name, Transport: canonical.Stdio, Command: name}
 }
@@ -30,10 +40,7 @@ source "acme" { git = "g1" }
 source "acme-me" { git = "g2" }
 source "later" { git = "g3" }
 `)
-	recs, err := sources.LoadRecords(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := noRecords(t)
 	now := time.Now()
 	recs.Update(st.Sources[0], "c1", canonical.Set{Servers: []canonical.Server{stdio("a"), stdio("x"), stdio("me-b"), stdio("new")}}, now)
 	recs.Update(st.Sources[1], "c2", canonical.Set{Servers: []canonical.Server{stdio("b")}}, now)
@@ -82,7 +89,7 @@ func TestProjectStoreSourcesIgnored(t *testing.T) {
 source "acme" { git = "g" }
 `)
 	st.Scope = canonical.ScopeProject
-	recs, _ := sources.LoadRecords(t.TempDir())
+	recs := noRecords(t)
 	recs.Update(st.Sources[0], "c", canonical.Set{Servers: []canonical.Server{stdio("a")}}, time.Now())
 	recs.Approve("acme", "a", time.Now())
 	got := FromRecords(st, recs)
@@ -104,10 +111,7 @@ func TestSourceOf(t *testing.T) {
 server "acme-mine" { command = "mine" }
 source "acme" { git = "g1" }
 `)
-	recs, err := sources.LoadRecords(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := noRecords(t)
 	now := time.Now()
 	recs.Update(st.Sources[0], "c1", canonical.Set{Servers: []canonical.Server{stdio("a"), stdio("b"), stdio("mine")}}, now)
 	recs.Approve("acme", "a", now)
@@ -142,10 +146,7 @@ func TestFromRecordsSharesDefinitions(t *testing.T) {
 server "b" { command = "b" }
 source "acme" { git = "g1" }
 `)
-	recs, err := sources.LoadRecords(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := noRecords(t)
 	now := time.Now()
 	recs.Update(st.Sources[0], "c1", canonical.Set{Servers: []canonical.Server{stdio("x")}}, now)
 	recs.Approve("acme", "x", now)

@@ -240,12 +240,11 @@ func writeDecoded(set canonical.Set, diags canonical.Diagnostics) []byte {
 	if !ok {
 		return nil
 	}
-	var b bytes.Buffer
-	b.Grow(64 + 256*len(set.Servers) + len(d))
-	if writeDecodedTo(&b, set.Servers, d, true) != nil {
+	entry, ok := appendDecoded(set.Servers, d, true)
+	if !ok {
 		return nil
 	}
-	return b.Bytes()
+	return entry
 }
 
 // errInexact stops writing an entry at a server that would not read back
@@ -272,11 +271,15 @@ func diagsJSON(ds canonical.Diagnostics) ([]byte, bool) {
 // appendDecoded writes an entry as encoding/json's Encoder without HTML
 // escaping writes a decodedFile, the servers by hand (jsonwrite) and diags
 // given as JSON. TestDecodedEntryAsEncodingJSON holds the bytes equal.
-func appendDecoded(servers []canonical.Server, diags []byte) []byte {
+// With exactOnly, ok is false, and there is no entry, when a server would
+// not read back as it is (writeDecodedTo).
+func appendDecoded(servers []canonical.Server, diags []byte, exactOnly bool) ([]byte, bool) {
 	var b bytes.Buffer
 	b.Grow(64 + 256*len(servers) + len(diags))
-	writeDecodedTo(&b, servers, diags, false)
-	return b.Bytes()
+	if writeDecodedTo(&b, servers, diags, exactOnly) != nil {
+		return nil, false
+	}
+	return b.Bytes(), true
 }
 
 // writeDecodedTo writes what appendDecoded returns to w, a piece at a

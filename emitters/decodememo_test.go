@@ -267,7 +267,7 @@ func TestDecodedEntryAsEncodingJSON(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: the diagnostics do not read back", name)
 		}
-		if got := appendDecoded(f.Servers, d); !bytes.Equal(got, bytes.TrimSuffix(want.Bytes(), []byte("\n"))) {
+		if got, _ := appendDecoded(f.Servers, d, false); !bytes.Equal(got, bytes.TrimSuffix(want.Bytes(), []byte("\n"))) {
 			t.Errorf("%s: appendDecoded:\n%s\nencoding/json:\n%s", name, got, want.Bytes())
 		}
 	}

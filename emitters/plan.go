@@ -169,9 +169,9 @@ type TargetPlan struct {
 	readBackDiags canonical.Diagnostics
 
 	// from is what writtenFrom hashes before a definition's hash, for the
-	// options it was made with (see TargetPlan.writtenFrom).
+	// options it was made with (see TargetPlan.writtenFrom); nil prefix
+	// until then.
 	from struct {
-		made   bool
 		opts   formats.EncodeOptions
 		prefix []byte
 	}
@@ -973,8 +973,8 @@ func WrittenFrom(t Target, want canonical.Server, opts formats.EncodeOptions) st
 // (every SSE server for Cursor and OpenCode) was a tenth of recording
 // what an export wrote.
 func (tp *TargetPlan) writtenFrom(wantHash string, opts formats.EncodeOptions) string {
-	if !tp.from.made || tp.from.opts != opts {
-		tp.from.made, tp.from.opts, tp.from.prefix = true, opts, writtenFromPrefix(tp.Target, opts)
+	if tp.from.prefix == nil || tp.from.opts != opts {
+		tp.from.opts, tp.from.prefix = opts, writtenFromPrefix(tp.Target, opts)
 	}
 	return hashFrom(tp.from.prefix, wantHash)
 }

@@ -267,14 +267,24 @@ func Load(dir string) (*State, error) {
 		return nil, fmt.Errorf("%s: mcpsync's state file is damaged (%v); move it aside to start afresh "+
 			"(mcpsync then no longer knows which entries it wrote, so --prune removes nothing until the next export)", st.path, err)
 	}
+	if err := st.settle(); err != nil {
+		return nil, fmt.Errorf("%s: %w", st.path, err)
+	}
+	return st, nil
+}
+
+// settle makes a state just decoded (a state file, a backup's records)
+// ready for use: refused when a newer mcpsync wrote it, else at this
+// build's version, without null records, its entries holding their
+// snapshots.
+func (st *State) settle() error {
 	if st.Version > Version {
-		return nil, fmt.Errorf("%s: written by a newer mcpsync (state version %d, this one reads %d); upgrade mcpsync",
-			st.path, st.Version, Version)
+		return fmt.Errorf("written by a newer mcpsync (state version %d, this one reads %d); upgrade mcpsync", st.Version, Version)
 	}
 	st.Version = Version
 	st.dropNulls()
 	st.linkSnapshots()
-	return st, nil
+	return nil
 }
 
 // linkSnapshots gives every entry written without its server the snapshot

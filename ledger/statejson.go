@@ -3,7 +3,6 @@ package ledger
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
 	"maps"
 	"slices"
@@ -120,14 +119,21 @@ func appendMap[V any](b []byte, m map[string]V, appendValue func([]byte, V) ([]b
 		sorted = append(sorted, member{k, v})
 	}
 	slices.SortFunc(sorted, func(x, y member) int { return strings.Compare(x.k, y.k) })
+	return appendObject(b, len(sorted), func(i int) (string, V) { return sorted[i].k, sorted[i].v }, appendValue)
+}
+
+// appendObject appends a JSON object of n members, member(i) giving the
+// key and value of the i-th, in order.
+func appendObject[V any](b []byte, n int, member func(int) (string, V), appendValue func([]byte, V) ([]byte, error)) ([]byte, error) {
 	b = append(b, '{')
 	var err error
-	for i, mb := range sorted {
+	for i := range n {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(jsonwrite.AppendString(b, mb.k), ':')
-		if b, err = appendValue(b, mb.v); err != nil {
+		k, v := member(i)
+		b = append(jsonwrite.AppendString(b, k), ':')
+		if b, err = appendValue(b, v); err != nil {
 			return nil, err
 		}
 	}
@@ -257,18 +263,7 @@ func (w stateJSON) entries(b []byte, m map[string]*Entry) ([]byte, error) {
 	if !ok {
 		return appendMap(b, m, entry)
 	}
-	b = append(b, '{')
-	var err error
-	for i, name := range names {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(jsonwrite.AppendString(b, name), ':')
-		if b, err = entry(b, entries[i]); err != nil {
-			return nil, err
-		}
-	}
-	return append(b, '}'), nil
+	return appendObject(b, len(names), func(i int) (string, *Entry) { return names[i], entries[i] }, entry)
 }
 
 // nameOrder keeps the sorted names of the last map of entries written,
@@ -373,10 +368,8 @@ func UnmarshalFiles(data []byte) (map[string]*File, error) {
 	if err := decodeState(data, st); err != nil {
 		return nil, err
 	}
-	if st.Version > Version {
-		return nil, fmt.Errorf("written by a newer mcpsync (state version %d, this one reads %d); upgrade mcpsync", st.Version, Version)
+	if err := st.settle(); err != nil {
+		return nil, err
 	}
-	st.dropNulls()
-	st.linkSnapshots()
 	return st.Files, nil
 }

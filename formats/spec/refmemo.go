@@ -1,11 +1,6 @@
 package spec
 
-import (
-	"slices"
-	"strings"
-
-	"github.com/mcpsync/mcpsync/canonical"
-)
+import "github.com/mcpsync/mcpsync/canonical"
 
 // refMemo keeps, for one Encode or one Decode, what each value with a
 // reference in it was rendered to, so that a value said by many servers
@@ -67,28 +62,4 @@ func (m *refMemo) get(expands bool, v string, render func() refResult) refResult
 		m.m[k] = r
 	}
 	return r
-}
-
-// expands reports whether the client expands references in field at
-// scope: DialectFor is then the spec's dialect, else DialectNone.
-func (s *Spec) expands(field string, scope canonical.Scope) bool {
-	if len(s.PlaceholderScopes) > 0 && !slices.Contains(s.PlaceholderScopes, string(scope)) {
-		return false
-	}
-	if len(s.PlaceholderFields) == 0 {
-		return true
-	}
-	name := field
-	if i := strings.IndexAny(name, ".["); i >= 0 {
-		name = name[:i]
-	}
-	return slices.Contains(s.PlaceholderFields, name)
-}
-
-// dialect is DialectFor of a field for which expands said e.
-func (s *Spec) dialect(e bool) canonical.Dialect {
-	if e {
-		return s.Dialect
-	}
-	return canonical.DialectNone
 }

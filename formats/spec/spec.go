@@ -653,6 +653,30 @@ func (s *Spec) DialectFor(field string, scope canonical.Scope) canonical.Dialect
 	return s.dialect(s.expands(field, scope))
 }
 
+// expands reports whether the client expands references in field at
+// scope: DialectFor is then the spec's dialect, else DialectNone.
+func (s *Spec) expands(field string, scope canonical.Scope) bool {
+	if len(s.PlaceholderScopes) > 0 && !slices.Contains(s.PlaceholderScopes, string(scope)) {
+		return false
+	}
+	if len(s.PlaceholderFields) == 0 {
+		return true
+	}
+	name := field
+	if i := strings.IndexAny(name, ".["); i >= 0 {
+		name = name[:i]
+	}
+	return slices.Contains(s.PlaceholderFields, name)
+}
+
+// dialect is DialectFor of a field for which expands said e.
+func (s *Spec) dialect(e bool) canonical.Dialect {
+	if e {
+		return s.Dialect
+	}
+	return canonical.DialectNone
+}
+
 // RemoteKey is the replaced_remotely block: Why says, in a sentence, what
 // the client does while Key is at the top of its file.
 type RemoteKey struct{ Key, Why string }

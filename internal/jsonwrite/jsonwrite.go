@@ -29,13 +29,19 @@ func AppendServer(b []byte, s *canonical.Server) []byte { return enc{html: true}
 // &, and reads back without an unescape).
 func AppendServerUnescaped(b []byte, s *canonical.Server) []byte { return enc{}.server(b, s) }
 
-// AppendServerExact is AppendServerUnescaped and Exact(s), found as the
-// bytes are written: the caches write every server of every file they
-// keep, and a pass of its own over every string and list for Exact was a
+// AppendServerExact is AppendServerUnescaped, and whether its bytes read
+// back (by encoding/json) as exactly s, every field as reflect.DeepEqual
+// sees it, found as they are written: every string is UTF-8 (a string
+// field that is not reads back with U+FFFD in place of its stray bytes),
+// no list or map is empty but not nil (omitempty leaves it out, and it
+// reads back nil), and every raw value of Extra is JSON as encoding/json
+// writes it again (exactExtra). The caches write every server of every
+// file they keep, and a pass of its own over every string and list was a
 // third of writing them (an export of 10,000 servers to four clients).
 // Where s is not exact, the bytes appended are not to be used: they may
 // be part of AppendServerUnescaped's, or none (an Extra value that is not
-// JSON, which it could not write). FuzzExact holds the two the same.
+// JSON, which it could not write). FuzzExact holds it to reading back,
+// and to exact, the same rule checked field by field.
 func AppendServerExact(b []byte, s *canonical.Server) ([]byte, bool) {
 	if s.Extra != nil && !exactExtra(s.Extra) { // written by encoding/json, not by enc
 		return b, false
@@ -72,7 +78,8 @@ func AppendStringField(b []byte, key, v string) []byte { return enc{html: true}.
 // enc writes as encoding/json does, escaping <, > and & (Marshal) or
 // not (an Encoder with SetEscapeHTML(false)). inexact, when not nil, is
 // set where what is written would not read back as exactly the value (see
-// Exact): a string that is not UTF-8, a list or map empty but not nil.
+// AppendServerExact): a string that is not UTF-8, a list or map empty but
+// not nil.
 type enc struct {
 	html    bool
 	inexact *bool
@@ -308,55 +315,8 @@ func (e enc) str(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// Exact reports whether AppendServerUnescaped's bytes for s read back (by
-// encoding/json) as exactly s, every field as reflect.DeepEqual sees it:
-// every string is UTF-8 (a string field that is not reads back with
-// U+FFFD in place of its stray bytes), no list or map is empty but not
-// nil (omitempty leaves it out, and it reads back nil), and
-// every raw value of Extra is JSON as encoding/json writes it again
-// (compact, not empty). It is the check of an entry by reading it back,
-// without the reading (FuzzExact holds the two the same), and the rule
-// that AppendServerExact, which the caches use, finds as it writes.
-func Exact(s *canonical.Server) bool {
-	return utf8.ValidString(s.Name) && utf8.ValidString(string(s.Transport)) && utf8.ValidString(s.Command) &&
-		exactList(s.Args) && exactMap(s.Env) && utf8.ValidString(s.Cwd) &&
-		utf8.ValidString(s.URL) && exactMap(s.Headers) && exactList(s.ToolsAllow) && exactList(s.ToolsDeny) &&
-		exactAuth(s.Auth) && exactExtra(s.Extra) && utf8.ValidString(s.Project) && utf8.ValidString(s.Origin.File)
-}
-
-func exactAuth(a canonical.Auth) bool {
-	if !utf8.ValidString(a.BearerTokenEnv) {
-		return false
-	}
-	o := a.OAuth
-	return o == nil || utf8.ValidString(o.ClientID) && utf8.ValidString(o.ClientSecret) && exactList(o.Scopes) &&
-		utf8.ValidString(o.RedirectURI) && utf8.ValidString(o.AuthServerMetadataURL) && utf8.ValidString(o.Resource)
-}
-
-func exactList(l []string) bool {
-	if l != nil && len(l) == 0 {
-		return false
-	}
-	for _, s := range l {
-		if !utf8.ValidString(s) {
-			return false
-		}
-	}
-	return true
-}
-
-func exactMap(m map[string]string) bool {
-	if m != nil && len(m) == 0 {
-		return false
-	}
-	for k, v := range m {
-		if !utf8.ValidString(k) || !utf8.ValidString(v) {
-			return false
-		}
-	}
-	return true
-}
-
+// exactExtra reports whether x reads back as exactly x: nil or not empty,
+// its keys UTF-8, and each raw value compact JSON (compactJSON).
 func exactExtra(x map[string]map[string]json.RawMessage) bool {
 	if x != nil && len(x) == 0 {
 		return false

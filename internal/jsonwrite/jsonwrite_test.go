@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcpsync/mcpsync/canonical"
 )
@@ -55,17 +56,18 @@ func FuzzServerJSON(f *testing.F) {
 	})
 }
 
-// FuzzExact: Exact says whether a server's bytes read back as exactly the
-// server, as reading them back and comparing does (the check the caches
-// made of every entry), for any server: strings of any bytes, lists and
-// maps nil, empty or not, raw extras of any text.
+// FuzzExact: exactRule and AppendServerExact say whether a server's bytes
+// read back as exactly the server, as reading them back and comparing
+// does (the check the caches made of every entry), for any server:
+// strings of any bytes, lists and maps nil, empty or not, raw extras of
+// any text.
 func FuzzExact(f *testing.F) {
 	f.Add("fs", "npx", "-y", "K", "v", `{"a":1}`, "o", uint16(0))
 	f.Add("\xff", "", "", "", "", `{"a": 1}`, "", uint16(0xffff))
 	f.Add("a\u2028", "<&>", "\x00", "k", "\xc3", ` 1`, "f", uint16(0x5555))
 	f.Add("n", "c", "a", "k", "v", ``, "f", uint16(0x0f0f))
 	// A raw extra whose string holds a byte that is not UTF-8: encoding/json
-	// copies it through both ways (CI's fuzzing found Exact said no).
+	// copies it through both ways (CI's fuzzing found the rule said no).
 	f.Add("0", "", "", "", "0", "\"\x95\"", "", uint16(0x67ff))
 	f.Fuzz(func(t *testing.T, name, command, arg, k, v, raw, file string, shape uint16) {
 		bit := func(i int) bool { return shape&(1<<i) != 0 }
@@ -115,8 +117,8 @@ func FuzzExact(f *testing.F) {
 			}
 			return reflect.DeepEqual(back, s)
 		}()
-		if got := Exact(&s); got != roundTrips {
-			t.Fatalf("Exact %v, read back exactly %v: %#v", got, roundTrips, s)
+		if got := exactRule(&s); got != roundTrips {
+			t.Fatalf("exactRule %v, read back exactly %v: %#v", got, roundTrips, s)
 		}
 		b, exact := AppendServerExact([]byte("x"), &s)
 		if exact != roundTrips || exact && !bytes.Equal(b, AppendServerUnescaped([]byte("x"), &s)) {
@@ -127,7 +129,7 @@ func FuzzExact(f *testing.F) {
 
 // TestAppendServerExact: each way a server can fail to read back as it is
 // (a string that is not UTF-8 in any field, a list or map empty but not
-// nil, an extra that is not compact) is found as it is written, as Exact
+// nil, an extra that is not compact) is found as it is written, as exactRule
 // finds it; a server with none of them is exact.
 func TestAppendServerExact(t *testing.T) {
 	clean := func() canonical.Server {
@@ -152,14 +154,57 @@ func TestAppendServerExact(t *testing.T) {
 		"not json":    func(s *canonical.Server) { s.SetExtra("c", "k", json.RawMessage(`{"a`)) },
 	}
 	s := clean()
-	if b, exact := AppendServerExact(nil, &s); !exact || !Exact(&s) || !bytes.Equal(b, AppendServerUnescaped(nil, &s)) {
-		t.Fatalf("a clean server: AppendServerExact %v, Exact %v, bytes %s", exact, Exact(&s), b)
+	if b, exact := AppendServerExact(nil, &s); !exact || !exactRule(&s) || !bytes.Equal(b, AppendServerUnescaped(nil, &s)) {
+		t.Fatalf("a clean server: AppendServerExact %v, exactRule %v, bytes %s", exact, exactRule(&s), b)
 	}
 	for name, change := range odd {
 		s := clean()
 		change(&s)
-		if _, exact := AppendServerExact(nil, &s); exact || Exact(&s) {
-			t.Errorf("%s: AppendServerExact %v, Exact %v", name, exact, Exact(&s))
+		if _, exact := AppendServerExact(nil, &s); exact || exactRule(&s) {
+			t.Errorf("%s: AppendServerExact %v, exactRule %v", name, exact, exactRule(&s))
 		}
 	}
+}
+
+// exactRule is AppendServerExact's rule checked field by field, for the tests
+// to hold it to: every string UTF-8, no list or map empty but not nil,
+// Extra as exactExtra says.
+func exactRule(s *canonical.Server) bool {
+	return utf8.ValidString(s.Name) && utf8.ValidString(string(s.Transport)) && utf8.ValidString(s.Command) &&
+		exactList(s.Args) && exactMap(s.Env) && utf8.ValidString(s.Cwd) &&
+		utf8.ValidString(s.URL) && exactMap(s.Headers) && exactList(s.ToolsAllow) && exactList(s.ToolsDeny) &&
+		exactAuth(s.Auth) && exactExtra(s.Extra) && utf8.ValidString(s.Project) && utf8.ValidString(s.Origin.File)
+}
+
+func exactAuth(a canonical.Auth) bool {
+	if !utf8.ValidString(a.BearerTokenEnv) {
+		return false
+	}
+	o := a.OAuth
+	return o == nil || utf8.ValidString(o.ClientID) && utf8.ValidString(o.ClientSecret) && exactList(o.Scopes) &&
+		utf8.ValidString(o.RedirectURI) && utf8.ValidString(o.AuthServerMetadataURL) && utf8.ValidString(o.Resource)
+}
+
+func exactList(l []string) bool {
+	if l != nil && len(l) == 0 {
+		return false
+	}
+	for _, s := range l {
+		if !utf8.ValidString(s) {
+			return false
+		}
+	}
+	return true
+}
+
+func exactMap(m map[string]string) bool {
+	if m != nil && len(m) == 0 {
+		return false
+	}
+	for k, v := range m {
+		if !utf8.ValidString(k) || !utf8.ValidString(v) {
+			return false
+		}
+	}
+	return true
 }
