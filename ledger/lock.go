@@ -88,8 +88,10 @@ func Acquire(dir string, wait time.Duration) (*Lock, error) {
 // AcquireWith takes the lock on dir as Acquire does, records this process
 // as the holder, and on a timeout returns a *LockedError naming the holder.
 func AcquireWith(dir string, o LockOptions) (*Lock, error) {
-	// Made durable as it is made: the state file is written in it.
-	if err := atomicfile.MkdirAll(dir, 0o700); err != nil {
+	// Made durable with the first durable write in it (the state, a
+	// backup: atomicfile.MkdirAllLater), not before the lock is taken: the
+	// lock file itself need not outlive a crash.
+	if err := atomicfile.MkdirAllLater(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("%s: cannot create mcpsync's state directory: %w", dir, err)
 	}
 	path := filepath.Join(dir, LockFileName)

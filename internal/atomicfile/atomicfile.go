@@ -29,6 +29,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -116,7 +117,7 @@ func Write(path string, newPerm fs.FileMode, write func(io.Writer) error) error 
 	if err := write(tmp); err != nil {
 		return err
 	}
-	if err := tmp.Sync(); err != nil {
+	if err := syncTogether(tmp.Sync); err != nil {
 		return err
 	}
 	if err := tmp.Close(); err != nil {
@@ -150,7 +151,78 @@ var syncDir = func(dir string) {
 // many others), and so is a new backup folder, the one copy of what a
 // write replaced.
 func MkdirAll(dir string, perm fs.FileMode) error {
-	return MkdirAllIn(osDirs{}, dir, perm, func(d string) { syncDir(d) })
+	var holders []string
+	err := MkdirAllIn(osDirs{}, dir, perm, func(d string) { holders = append(holders, d) })
+	syncTogether(nil, holders...)
+	return err
+}
+
+// MkdirAllLater is MkdirAll that leaves the syncs to the next durable
+// write of this package (Write, WriteFile, MkdirAll), which makes them
+// beside its own and returns only once they are done: nothing is durable
+// in the directories before they are. A run that writes nothing durable
+// (a lock file need not be) never syncs them.
+//
+// Why: a sync waits for the file system's journal to commit, and syncs
+// made at once wait for the same commit. The lock makes mcpsync's state
+// directory (on a machine's first run, and on every run of a benchmark
+// that starts without one), and its two syncs were a commit of their own
+// before anything was read: a fresh export of 50 servers to five clients
+// took 46.8 against 43.7 ms with them left to the backup's (medians of 40
+// runs of each build, in turn).
+func MkdirAllLater(dir string, perm fs.FileMode) error {
+	return MkdirAllIn(osDirs{}, dir, perm, func(d string) {
+		later.mu.Lock()
+		later.dirs = append(later.dirs, d)
+		later.mu.Unlock()
+	})
+}
+
+// later is the directories MkdirAllLater made whose holders are not
+// synced yet, and their syncs under way: done is closed once the last
+// batch syncTogether started, and every batch before it, is done (nil:
+// none was).
+var later struct {
+	mu   sync.Mutex
+	dirs []string
+	done chan struct{}
+}
+
+// syncTogether runs own (the caller's sync of its file, or nil) and syncs
+// dirs, in turn, while the directories MkdirAllLater left are synced
+// beside them, and returns once all are done, and every such batch
+// started before: own's error. Syncs made at once wait for one commit of
+// the journal, where syncs made in turn wait for one each.
+func syncTogether(own func() error, dirs ...string) error {
+	later.mu.Lock()
+	pending, before := later.dirs, later.done
+	later.dirs = nil
+	if len(pending) > 0 {
+		done := make(chan struct{})
+		later.done = done
+		go func() {
+			defer close(done)
+			for _, d := range pending {
+				syncDir(d)
+			}
+			if before != nil {
+				<-before // done stands for every batch started before it
+			}
+		}()
+	}
+	wait := later.done
+	later.mu.Unlock()
+	var err error
+	if own != nil {
+		err = own()
+	}
+	for _, d := range dirs {
+		syncDir(d)
+	}
+	if wait != nil {
+		<-wait
+	}
+	return err
 }
 
 // Dirs is where MkdirAllIn makes directories: the machine's file system,

@@ -6,7 +6,9 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"sync"
 	"testing"
+	"time"
 )
 
 func TestWriteKeepsSymlinkAndMode(t *testing.T) {
@@ -91,23 +93,28 @@ func TestStaleTempsOfDeadWritersAreCleaned(t *testing.T) {
 	}
 }
 
-// A file written into directories that do not exist yet is there after a
-// crash only if each new directory's entry is too: the directory holding
-// each one it creates is synced, and the file's own directory after the
-// rename, each once.
+// TestNewDirectoriesAreSynced: a file written into new directories survives
+// a crash only if each new directory's entry is too: the directory holding
+// each one it creates is synced (those syncs side by side, in any order),
+// and the file's own directory after the rename, each once.
 func TestNewDirectoriesAreSynced(t *testing.T) {
 	base := t.TempDir()
+	var mu sync.Mutex
 	var synced []string
 	old := syncDir
-	syncDir = func(dir string) { synced = append(synced, dir) }
+	syncDir = func(dir string) {
+		mu.Lock()
+		synced = append(synced, dir)
+		mu.Unlock()
+	}
 	defer func() { syncDir = old }()
 	path := filepath.Join(base, "a", "b", "c", "mcp.json")
 	if err := WriteFile(path, []byte("{}"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{base, filepath.Join(base, "a"), filepath.Join(base, "a", "b"), filepath.Join(base, "a", "b", "c")}
-	if !slices.Equal(synced, want) {
-		t.Errorf("synced %q, want %q", synced, want)
+	holders := []string{base, filepath.Join(base, "a"), filepath.Join(base, "a", "b")}
+	if len(synced) != 4 || !slices.Equal(slices.Sorted(slices.Values(synced[:3])), holders) || synced[3] != filepath.Join(base, "a", "b", "c") {
+		t.Errorf("synced %q, want %q in any order, then the file's own directory", synced, holders)
 	}
 	synced = nil
 	if err := WriteFile(path, []byte("[]"), 0o600); err != nil {
@@ -120,7 +127,52 @@ func TestNewDirectoriesAreSynced(t *testing.T) {
 	if err := MkdirAll(filepath.Join(base, "a", "x", "y"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{filepath.Join(base, "a"), filepath.Join(base, "a", "x")}; !slices.Equal(synced, want) {
+	if want := []string{filepath.Join(base, "a"), filepath.Join(base, "a", "x")}; !slices.Equal(slices.Sorted(slices.Values(synced)), want) {
 		t.Errorf("MkdirAll: synced %q, want %q", synced, want)
+	}
+}
+
+// TestMkdirAllLaterSyncsWithTheNextWrite: MkdirAllLater makes the
+// directories and syncs nothing; the next durable write syncs their
+// holders beside its own sync and returns only after them, and the write
+// after that does not sync them again.
+func TestMkdirAllLaterSyncsWithTheNextWrite(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "state", "mcpsync")
+	var mu sync.Mutex
+	var synced []string
+	old := syncDir
+	syncDir = func(d string) {
+		time.Sleep(time.Millisecond) // a sync takes its time
+		mu.Lock()
+		synced = append(synced, d)
+		mu.Unlock()
+	}
+	defer func() { syncDir = old }()
+	if err := MkdirAllLater(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		t.Fatalf("%s was not made: %v", dir, err)
+	}
+	if len(synced) > 0 {
+		t.Fatalf("MkdirAllLater synced %q itself", synced)
+	}
+	path := filepath.Join(dir, "state.json")
+	if err := WriteFile(path, []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	got := slices.Sorted(slices.Values(synced))
+	synced = nil
+	mu.Unlock()
+	if want := []string{base, filepath.Join(base, "state"), dir}; !slices.Equal(got, want) {
+		t.Errorf("the first write after MkdirAllLater returned having synced %q, want %q", got, want)
+	}
+	if err := WriteFile(path, []byte("[]"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{dir}; !slices.Equal(synced, want) {
+		t.Errorf("the next write synced %q, want %q", synced, want)
 	}
 }
