@@ -134,7 +134,7 @@ func targetOS(env formats.Env) string {
 func (a *Adapter) Locations(env formats.Env) []formats.Location {
 	env.OS = targetOS(env)
 	var out []formats.Location
-	var ctx *hcl.EvalContext // made for the first path: it is the same for every one
+	paths := &pathEval{env: env, project: env.ProjectDir} // the same for every path
 	for _, ls := range a.spec.Locations {
 		if len(ls.OS) > 0 && !slices.Contains(ls.OS, env.OS) {
 			continue
@@ -143,16 +143,13 @@ func (a *Adapter) Locations(env formats.Env) []formats.Location {
 		if (usesProject(ls.path) || usesProject(servers)) && env.ProjectDir == "" {
 			continue
 		}
-		if ctx == nil {
-			ctx = evalContext(env, env.ProjectDir)
-		}
-		p, err := evalPathIn(ctx, ls.path, env)
+		p, err := paths.path(ls.path)
 		if err != nil || p == "" {
 			continue
 		}
 		loc := formats.Location{Client: a.spec.ID, Scope: ls.Scope, Path: p, Format: ls.Format, ReadOnly: ls.ReadOnly, Note: ls.Note}
 		if ls.shadowedBy != nil {
-			if sh, err := evalPathIn(ctx, ls.shadowedBy, env); err == nil && sh != "" {
+			if sh, err := paths.path(ls.shadowedBy); err == nil && sh != "" {
 				loc.ShadowedBy, loc.ShadowNote = sh, ls.ShadowNote
 			}
 		}
@@ -290,7 +287,7 @@ func (a *Adapter) resolveOnce(loc formats.Location) (target, *canonical.Diagnost
 		d.Detail = "its servers are kept per project; run mcpsync inside the project or pass --project DIR"
 		return t, d.At(canonical.Pos{File: loc.Path})
 	}
-	servers, err := evalServers(expr, formats.Env{OS: "linux"}, loc.Project)
+	servers, err := (&pathEval{env: formats.Env{OS: "linux"}, project: loc.Project}).servers(expr)
 	if err != nil {
 		return t, canonical.Errorf("%s: the server path cannot be computed: %v", a.spec.File, err)
 	}

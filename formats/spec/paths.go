@@ -97,6 +97,9 @@ func usesProject(e hcl.Expression) bool {
 	if e == nil {
 		return false
 	}
+	if uses, ok := tmplUses(e, "project"); ok {
+		return uses // without walking the expression, which allocated a list of its variables
+	}
 	for _, tr := range e.Variables() {
 		if tr.RootName() == "project" {
 			return true
@@ -105,9 +108,10 @@ func usesProject(e hcl.Expression) bool {
 	return false
 }
 
-// evalPath computes a location's file path on env's machine.
+// evalPath computes a location's file path on env's machine (by its tmpl
+// where it has one; see pathEval).
 func evalPath(e hcl.Expression, env formats.Env, project string) (string, error) {
-	return evalPathIn(evalContext(env, project), e, env)
+	return (&pathEval{env: env, project: project}).path(e)
 }
 
 // evalPathIn is evalPath in ctx, env's context (evalContext): a caller that
