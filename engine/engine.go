@@ -56,6 +56,10 @@ type Env struct {
 	// MCPSYNC_LOCK_WAIT, else 10s); OnLockWait is told whom it waits for.
 	LockWait   time.Duration
 	OnLockWait func(ledger.Holder)
+	// Ready, when set, is closed once the process handles Ctrl-C (the
+	// command line sets its handler up beside a command's start): Lock
+	// waits for it, so that no command runs under the lock without it.
+	Ready <-chan struct{}
 	// Hooks are test seams; nil does nothing.
 	Hooks Hooks
 }
@@ -168,6 +172,9 @@ const defaultLockWait = 10 * time.Second
 // interleave. While another holds it, OnLockWait is told whom it waits
 // for; after LockWait (MCPSYNC_LOCK_WAIT, default 10s) it gives up.
 func (e *Engine) Lock() (*ledger.Lock, error) {
+	if e.Ready != nil {
+		<-e.Ready
+	}
 	wait := e.LockWait
 	if wait == 0 {
 		wait = defaultLockWait

@@ -17,7 +17,8 @@ import (
 // TestSignalStopsACommand: Ctrl-C (SIGINT) and SIGTERM stop a running
 // command through its own cancellation (mainWith), not the Go runtime's
 // default, which ends the process at once: watch, already watching, says
-// it stopped and exits 0.
+// it stopped and exits 0. The handler is set up beside the command's start;
+// watch, which writes under the lock, waits for it there (Engine.Ready).
 func TestSignalStopsACommand(t *testing.T) {
 	bin := mcpsyncBinary(t)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
