@@ -24,8 +24,8 @@ func TestSignalStopsACommand(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			home := t.TempDir()
-			writeFile(t, filepath.Join(home, storeFile), e2eStore)
-			writeFile(t, filepath.Join(home, cursorFile), "{\n  \"mcpServers\": {}\n}\n")
+			write(t, filepath.Join(home, storeFile), []byte(e2eStore))
+			write(t, filepath.Join(home, cursorFile), []byte("{\n  \"mcpServers\": {}\n}\n"))
 			cmd := exec.Command(bin, "watch")
 			cmd.Dir = home
 			cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
@@ -77,15 +77,5 @@ func TestSignalStopsACommand(t *testing.T) {
 				t.Errorf("after %v watch said %q, want it to end with \"stopped\"", sig, said)
 			}
 		})
-	}
-}
-
-func writeFile(t *testing.T, path, data string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
-		t.Fatal(err)
 	}
 }

@@ -1,7 +1,6 @@
 package spec
 
 import (
-	"path"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -26,23 +25,15 @@ import (
 var pathVariables = []string{"home", "project", "config_home", "appdata", "os"}
 
 func evalContext(env formats.Env, project string) *hcl.EvalContext {
-	home := env.Home
-	configHome := env.Get("XDG_CONFIG_HOME")
-	if !path.IsAbs(configHome) {
-		configHome = home + "/.config"
-	}
-	appdata := env.Get("APPDATA")
-	if appdata == "" {
-		appdata = home + "/AppData/Roaming"
-	}
-	getenv := env.Get
+	v := pathVarsOf(env, project)
+	getenv := v.getenv
 	return &hcl.EvalContext{
 		Variables: map[string]cty.Value{
-			"home":        cty.StringVal(home),
-			"project":     cty.StringVal(project),
-			"config_home": cty.StringVal(configHome),
-			"appdata":     cty.StringVal(appdata),
-			"os":          cty.StringVal(env.OS),
+			"home":        cty.StringVal(v.home),
+			"project":     cty.StringVal(v.project),
+			"config_home": cty.StringVal(v.configHome),
+			"appdata":     cty.StringVal(v.appdata),
+			"os":          cty.StringVal(v.os),
 		},
 		Functions: map[string]function.Function{
 			"env": function.New(&function.Spec{
@@ -125,11 +116,7 @@ func evalPathIn(ctx *hcl.EvalContext, e hcl.Expression, env formats.Env) (string
 	if err != nil || v.IsNull() {
 		return "", err
 	}
-	p := v.AsString()
-	if env.PathOS() == "windows" {
-		return strings.ReplaceAll(p, "/", `\`), nil
-	}
-	return path.Clean(p), nil
+	return cleanPath(v.AsString(), env), nil
 }
 
 // evalServers computes the path of names to the server map.

@@ -141,8 +141,8 @@ func isPathVariable(name string) bool {
 	return false
 }
 
-// pathVars is what a tmpl reads: the path variables of evalContext, and
-// the environment.
+// pathVars is what a path reads: the path variables (pathVariables), and
+// the environment (env()). evalContext gives HCL the same.
 type pathVars struct {
 	home, project, configHome, appdata, os string
 	getenv                                 func(string) string
@@ -225,8 +225,7 @@ func (p *pathEval) path(e hcl.Expression) (string, error) {
 	return cleanPath(t.text(p.vars), p.env), nil
 }
 
-// cleanPath is a path as evalPathIn gives it: in the machine's own
-// separators.
+// cleanPath is a computed path in the machine's own separators.
 func cleanPath(p string, env formats.Env) string {
 	if env.PathOS() == "windows" {
 		return strings.ReplaceAll(p, "/", `\`)

@@ -117,7 +117,7 @@ func Write(path string, newPerm fs.FileMode, write func(io.Writer) error) error 
 	if err := write(tmp); err != nil {
 		return err
 	}
-	if err := syncTogether(tmp.Sync); err != nil {
+	if err := tmp.Sync(); err != nil {
 		return err
 	}
 	if err := tmp.Close(); err != nil {
@@ -153,23 +153,24 @@ var syncDir = func(dir string) {
 func MkdirAll(dir string, perm fs.FileMode) error {
 	var holders []string
 	err := MkdirAllIn(osDirs{}, dir, perm, func(d string) { holders = append(holders, d) })
-	syncTogether(nil, holders...)
+	syncTogether(holders)
 	return err
 }
 
 // MkdirAllLater is MkdirAll that leaves the syncs to the next durable
-// write of this package (Write, WriteFile, MkdirAll), which makes them
-// beside its own and returns only once they are done: nothing is durable
-// in the directories before they are. A run that writes nothing durable
-// (a lock file need not be) never syncs them.
+// write of this package (MkdirAll, and Write and WriteFile, which begin
+// with it): that write makes them beside the syncs of the directories it
+// makes itself, and returns only once they are done, so nothing is
+// durable in the directories before they are. A run that writes nothing
+// durable (a lock file need not be) never makes them.
 //
 // Why: a sync waits for the file system's journal to commit, and syncs
 // made at once wait for the same commit. The lock makes mcpsync's state
 // directory (on a machine's first run, and on every run of a benchmark
 // that starts without one), and its two syncs were a commit of their own
 // before anything was read: a fresh export of 50 servers to five clients
-// took 46.8 against 43.7 ms with them left to the backup's (medians of 40
-// runs of each build, in turn).
+// took 46.8 against 43.7 ms with them left to the backup directory's
+// (medians of 40 runs of each build, in turn).
 func MkdirAllLater(dir string, perm fs.FileMode) error {
 	return MkdirAllIn(osDirs{}, dir, perm, func(d string) {
 		later.mu.Lock()
@@ -188,12 +189,10 @@ var later struct {
 	done chan struct{}
 }
 
-// syncTogether runs own (the caller's sync of its file, or nil) and syncs
-// dirs, in turn, while the directories MkdirAllLater left are synced
-// beside them, and returns once all are done, and every such batch
-// started before: own's error. Syncs made at once wait for one commit of
-// the journal, where syncs made in turn wait for one each.
-func syncTogether(own func() error, dirs ...string) error {
+// syncTogether syncs dirs, in turn, while the directories MkdirAllLater
+// left are synced beside them, and returns once all are done, and every
+// such batch started before.
+func syncTogether(dirs []string) {
 	later.mu.Lock()
 	pending, before := later.dirs, later.done
 	later.dirs = nil
@@ -212,17 +211,12 @@ func syncTogether(own func() error, dirs ...string) error {
 	}
 	wait := later.done
 	later.mu.Unlock()
-	var err error
-	if own != nil {
-		err = own()
-	}
 	for _, d := range dirs {
 		syncDir(d)
 	}
 	if wait != nil {
 		<-wait
 	}
-	return err
 }
 
 // Dirs is where MkdirAllIn makes directories: the machine's file system,

@@ -95,8 +95,8 @@ func TestStaleTempsOfDeadWritersAreCleaned(t *testing.T) {
 
 // TestNewDirectoriesAreSynced: a file written into new directories survives
 // a crash only if each new directory's entry is too: the directory holding
-// each one it creates is synced (those syncs side by side, in any order),
-// and the file's own directory after the rename, each once.
+// each one it creates is synced (in any order: those MkdirAllLater left
+// run beside), and the file's own directory after the rename, each once.
 func TestNewDirectoriesAreSynced(t *testing.T) {
 	base := t.TempDir()
 	var mu sync.Mutex
@@ -134,8 +134,8 @@ func TestNewDirectoriesAreSynced(t *testing.T) {
 
 // TestMkdirAllLaterSyncsWithTheNextWrite: MkdirAllLater makes the
 // directories and syncs nothing; the next durable write syncs their
-// holders beside its own sync and returns only after them, and the write
-// after that does not sync them again.
+// holders beside its own directories' syncs and returns only after them,
+// and the write after that does not sync them again.
 func TestMkdirAllLaterSyncsWithTheNextWrite(t *testing.T) {
 	base := t.TempDir()
 	dir := filepath.Join(base, "state", "mcpsync")
