@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -42,6 +43,41 @@ func TestScrubberForSharesOutTheSets(t *testing.T) {
 		got, want := shared.Line(line), serial.Line(line)
 		if got != want || strings.Contains(got, "abcdefgh") {
 			t.Errorf("line %d: ScrubberFor masks it %q, one pass %q", i, got, want)
+		}
+	}
+}
+
+// TestScanKeysTellServersApart: two definitions of a server that differ
+// are both scanned, however their fields' text is cut. The key Values
+// skips a definition seen before by once joined the fields with marker
+// bytes that a value may itself hold: an argument "--api-key\x01<secret>"
+// and the two arguments "--api-key", "<secret>" made one key, so the
+// second definition's secret (an argument on a line of its own in a
+// diff, which no line rule can tell from any other) went unmasked.
+func TestScanKeysTellServersApart(t *testing.T) {
+	const secret = "hunter2hunter2hunter2"
+	pairs := [][2]canonical.Server{
+		{{Name: "s", Command: "npx", Args: []string{"--api-key\x01" + secret}},
+			{Name: "s", Command: "npx", Args: []string{"--api-key", secret}}},
+		{{Name: "s", Command: "npx", Env: map[string]string{"A": "y\x02API_KEY\x03" + secret}},
+			{Name: "s", Command: "npx", Env: map[string]string{"A": "y", "API_KEY": secret}}},
+		{{Name: "s\x00npx", Args: []string{"--api-key", secret}},
+			{Name: "s", Command: "npx", Args: []string{"--api-key", secret}}},
+		{{Name: "s", URL: "https://x.example/mcp", Extra: map[string]map[string]json.RawMessage{"c": {"k": json.RawMessage(`"a"`)}}},
+			{Name: "s", URL: "https://x.example/mcp", Extra: map[string]map[string]json.RawMessage{"c": {"k\"": json.RawMessage(`"a"`), "token": json.RawMessage(`"` + secret + `"`)}}}},
+	}
+	for i, pair := range pairs {
+		if len(ScanServer(pair[1])) == 0 {
+			t.Fatalf("pair %d: the second server holds no finding to lose", i)
+		}
+		var v Values
+		values := v.Add(canonical.Set{Servers: pair[:1]}, canonical.Set{Servers: pair[1:]})
+		if !slices.Contains(values, secret) {
+			t.Errorf("pair %d: Values found %q, not the second server's secret", i, values)
+		}
+		line := `      "` + secret + `",`
+		if got := ScrubberFor(canonical.Set{Servers: pair[:1]}, canonical.Set{Servers: pair[1:]}).Line(line); strings.Contains(got, secret) {
+			t.Errorf("pair %d: the scrubber left the secret in %q", i, got)
 		}
 	}
 }
