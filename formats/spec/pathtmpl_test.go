@@ -86,3 +86,43 @@ func TestUncompiledPathsEvaluateByHCL(t *testing.T) {
 		t.Fatalf("got %q, %v", got, err)
 	}
 }
+
+// FuzzCompiledPathsAsHCL: whatever a path expression says (a plugin's
+// spec may say anything), where it compiles, the compiled path is HCL's
+// answer on the machine given, error or not.
+func FuzzCompiledPathsAsHCL(f *testing.F) {
+	for _, id := range BuiltinIDs() {
+		src, _ := BuiltinSource(id)
+		for _, ls := range MustBuiltin(id).Locations {
+			if ls.path != nil {
+				f.Add(string(ls.path.Range().SliceBytes(src)), "/home/u", "", false)
+			}
+		}
+	}
+	f.Add(`"${env("A", "${home}/x")}/${~ project ~}/y"`, "/home/Zoe\u0301", "e\u0301", true)
+	f.Add(`"${home}${os}/../.${config_home}"`, "C:/Users/u", "/x", false)
+	f.Add(`"a\u0065\u0301b/${env("\u00e9", "d")}"`, "/h", "v", false)
+	f.Fuzz(func(t *testing.T, src, home, value string, windows bool) {
+		e, diags := hclsyntax.ParseExpression([]byte(src), "p.hcl", hcl.InitialPos)
+		if diags.HasErrors() {
+			return
+		}
+		if _, ok := tmplOf(e); !ok {
+			return
+		}
+		env := formats.Env{Home: home, OS: "linux", Getenv: func(k string) string {
+			if len(k)%2 == 0 { // some variables set, some not
+				return value
+			}
+			return ""
+		}}
+		if windows {
+			env.OS = "windows"
+		}
+		want, werr := evalPathIn(evalContext(env, "/proj/"+value), e, env)
+		got, gerr := (&pathEval{env: env, project: "/proj/" + value}).path(e)
+		if got != want || (werr == nil) != (gerr == nil) {
+			t.Fatalf("%s: compiled %q (%v), HCL %q (%v)", src, got, gerr, want, werr)
+		}
+	})
+}
