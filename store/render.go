@@ -7,10 +7,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/internal/hclfmt"
+	"github.com/mcpsync/mcpsync/internal/strquote"
 )
 
 // quotedKeys is the extra-block attribute that holds keys which are not HCL
@@ -248,36 +248,9 @@ func call(seg canonical.Segment) string {
 // quote writes s as an HCL quoted string with no interpolation.
 func quote(s string) string { return `"` + escapeTemplate(s) + `"` }
 
-// escapeTemplate escapes s for the inside of an HCL quoted template.
-func escapeTemplate(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case (r == '$' || r == '%') && i+1 < len(s) && s[i+1] == '{':
-			b.WriteByte(byte(r))
-			b.WriteByte(byte(r))
-		case r == utf8.RuneError && size == 1:
-			b.WriteString(`\ufffd`) // HCL source is UTF-8; a broken byte cannot be written
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	return b.String()
-}
+// escapeTemplate escapes s for the inside of an HCL quoted template
+// (strquote.HCL, which the secret scrubber also spells values by).
+func escapeTemplate(s string) string { return strquote.HCL(s) }
 
 func listExpr(list []string, indent string, prefix int) string {
 	parts := make([]string, len(list))

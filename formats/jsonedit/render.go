@@ -1,7 +1,6 @@
 package jsonedit
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -11,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/tailscale/hujson"
+
+	"github.com/mcpsync/mcpsync/internal/strquote"
 )
 
 // A Field is one member of an Object.
@@ -184,11 +185,11 @@ func writeString(b *textBuilder, s string) {
 		b.WriteByte('"')
 		return
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	b.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	// encoding/json's escapes without HTML escaping (strquote.JSON, which
+	// the secret scrubber also spells values by)
+	b.WriteByte('"')
+	b.WriteString(strquote.JSON(s))
+	b.WriteByte('"')
 }
 
 // plain reports whether s can be written between quotes as it is.

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpsync/mcpsync/internal/lazyre"
+	"github.com/mcpsync/mcpsync/internal/strquote"
 )
 
 // Marker ends every masked value. Text that already holds it is never
@@ -351,17 +352,18 @@ type Scrubber struct {
 }
 
 // Add records a secret: its text, its lines when it spans several, and the
-// forms it takes inside JSON strings and URLs. Values shorter than four
-// characters are ignored: hiding them would garble ordinary text.
+// forms it takes inside the strings of every format mcpsync writes (JSON,
+// with and without HTML escaping, TOML, YAML in single and in double
+// quotes, HCL: strquote) and in URLs. Values shorter than four characters
+// are ignored: hiding them would garble ordinary text.
 func (s *Scrubber) Add(secret string) {
-	forms := []string{secret}
-	if js, err := json.Marshal(secret); err == nil {
-		forms = append(forms, strings.Trim(string(js), `"`))
-	}
-	forms = append(forms, url.QueryEscape(secret), url.PathEscape(secret))
+	forms := append(quotedForms(secret), url.QueryEscape(secret), url.PathEscape(secret))
 	for _, f := range slices.Clone(forms) {
-		if strings.Contains(f, "\n") {
-			forms = append(forms, strings.Split(f, "\n")...)
+		// A form of several lines is hidden line by line: YAML breaks
+		// lines at U+0085, U+2028 and U+2029 as well, and indents what
+		// follows.
+		if strings.ContainsAny(f, "\n\u0085\u2028\u2029") {
+			forms = append(forms, strings.FieldsFunc(f, yamlBreak)...)
 		}
 	}
 	s.mu.Lock()
@@ -378,6 +380,49 @@ func (s *Scrubber) Add(secret string) {
 		s.values = append(s.values, f)
 		s.replacer = nil
 	}
+}
+
+// yamlBreak reports whether r breaks a line in YAML.
+func yamlBreak(r rune) bool { return r == '\n' || r == '\u0085' || r == '\u2028' || r == '\u2029' }
+
+// quotedForms is secret as it is, and as each format spells it inside its
+// quotes where that differs: a value that holds a quote, an ampersand or a
+// control character is escaped differently by each, and a diff line that
+// held a secret in a spelling the scrubber did not know was printed
+// unmasked (TestScrubberKnowsEveryQuotedForm). Most secrets need no
+// escape in any of them, and are spelled as they are everywhere.
+func quotedForms(secret string) []string {
+	forms := []string{secret}
+	if !needsQuoting(secret) {
+		return forms
+	}
+	if js, err := json.Marshal(secret); err == nil { // HTML escaped: \u0026 for &
+		forms = append(forms, strings.Trim(string(js), `"`))
+	}
+	forms = append(forms, strquote.JSON(secret), strquote.TOML(secret), strquote.HCL(secret))
+	if strings.Contains(secret, "'") {
+		forms = append(forms, strquote.YAMLSingle(secret))
+	}
+	if !printableASCII(secret) {
+		forms = append(forms, strquote.YAMLDouble(secret))
+	}
+	return forms
+}
+
+// needsQuoting reports whether some format spells secret otherwise than
+// as it is inside its quotes.
+func needsQuoting(secret string) bool {
+	return !printableASCII(secret) || strings.ContainsAny(secret, `"\'<>&{`)
+}
+
+// printableASCII reports whether s is printable ASCII throughout.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // Len returns how many forms of secrets the scrubber knows.

@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/mcpsync/mcpsync/formats/internal/value"
+	"github.com/mcpsync/mcpsync/internal/strquote"
 )
 
 // A Table is a TOML table whose key order matters when it is written anew.
@@ -200,40 +200,6 @@ func renderFloat(f float64) string {
 	return s
 }
 
-// renderString writes a TOML basic string. Control characters are escaped;
-// an invalid UTF-8 byte becomes U+FFFD, which the verification after the
-// edit then reports as a difference.
-func renderString(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) + 2)
-	b.WriteByte('"')
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-		switch {
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\b':
-			b.WriteString(`\b`)
-		case r == '\f':
-			b.WriteString(`\f`)
-		case r < 0x20 || r == 0x7f:
-			b.WriteString(`\u`)
-			h := strconv.FormatInt(int64(r), 16)
-			b.WriteString(strings.Repeat("0", 4-len(h)))
-			b.WriteString(strings.ToUpper(h))
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
+// renderString writes a TOML basic string (strquote.TOML, which the
+// secret scrubber also spells values by).
+func renderString(s string) string { return `"` + strquote.TOML(s) + `"` }
