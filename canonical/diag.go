@@ -55,6 +55,10 @@ type Diagnostic struct {
 	// there is one, so that warnings such as "cannot express" are precise.
 	Server string `json:"server,omitempty"`
 	Field  string `json:"field,omitempty"`
+	// Secret is the literal secret the problem is about (a warning that a
+	// value is one), for whatever shows the file's line at the position to
+	// hide it however the file spells it. It is never printed.
+	Secret string `json:"-"`
 }
 
 // Pos is a position in a file (1-based line and column).

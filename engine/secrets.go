@@ -68,7 +68,7 @@ func scanImportSecrets(incoming canonical.Set, extract bool) (ImportSecrets, can
 				continue
 			}
 			d := canonical.Warnf("%s; it is imported as it is", f.Describe())
-			d.Server, d.Field = srv.Name, f.Field
+			d.Server, d.Field, d.Secret = srv.Name, f.Field, f.Value
 			if f.Extractable {
 				d.Detail = fmt.Sprintf("run again with --extract-secrets to store ${%s} instead, rewrite the file to read it from the environment, "+
 					"and print the export line to set", f.Var)
@@ -102,7 +102,7 @@ func literalSecretWarnings(servers []canonical.Server) canonical.Diagnostics {
 	for _, srv := range servers {
 		for _, f := range secrets.ScanServer(srv) {
 			d := canonical.Warnf("%s; it is stored as it is", f.Describe())
-			d.Server, d.Field = srv.Name, f.Field
+			d.Server, d.Field, d.Secret = srv.Name, f.Field, f.Value
 			how := ""
 			switch {
 			case strings.HasPrefix(f.Field, "env."):
@@ -167,7 +167,14 @@ func positionOf(data []byte, origin canonical.Pos, value string) canonical.Pos {
 		}
 		start += i + 1
 	}
-	i := bytes.Index(data[start:], []byte(value))
+	// The first place the file spells the value in any of its formats'
+	// ways: a value holding a quote is escaped there.
+	i := -1
+	for _, spelled := range secrets.Spellings(value) {
+		if j := bytes.Index(data[start:], []byte(spelled)); j >= 0 && (i < 0 || j < i) {
+			i = j
+		}
+	}
 	if i < 0 {
 		return origin
 	}

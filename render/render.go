@@ -203,6 +203,15 @@ func Diagnostics(w io.Writer, ds canonical.Diagnostics, color, verbose bool, sou
 	for name, data := range sources {
 		lines[name] = strings.Split(string(data), "\n")
 	}
+	// Every secret a warning is about is hidden on every line shown, in
+	// the file's spelling of it: an argument after its flag is a line of
+	// its own, which no line rule can tell from any other argument.
+	scrub := &secrets.Scrubber{}
+	for _, d := range ds {
+		if d.Secret != "" {
+			scrub.Add(d.Secret)
+		}
+	}
 	for _, d := range ds {
 		sev := d.Severity.String()
 		if color {
@@ -239,9 +248,9 @@ func Diagnostics(w io.Writer, ds canonical.Diagnostics, color, verbose bool, sou
 				// The line is the file's own text: a literal secret on it is
 				// masked, and the caret moved to match.
 				raw := strings.TrimRight(src[d.Line-1], "\r")
-				line, col := secrets.MaskLine(raw), d.Column
+				line, col := scrub.Line(raw), d.Column
 				if line != raw && col > 0 && col <= len(raw)+1 {
-					col = len(secrets.MaskLine(raw[:col-1])) + 1
+					col = len(scrub.Line(raw[:col-1])) + 1
 				}
 				num := fmt.Sprintf("%5d | ", d.Line)
 				fmt.Fprintln(w, num+line)

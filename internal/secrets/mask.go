@@ -45,15 +45,20 @@ var (
 	// MaskLine finds it with quotedPairs, which FuzzQuotedPairs holds
 	// equal to it.
 	quotedPair = lazyre.New(`("?)([A-Za-z0-9_.\-]+)("?\s*[:=]\s*")((?:[^"\\]|\\.)*)(")`)
-	// singleQuotedPair is key: 'value' (YAML) or key = 'value' (TOML).
-	singleQuotedPair = lazyre.New(`(['"]?)([A-Za-z0-9_.\-]+)(['"]?\s*[:=]\s*')([^']*)(')`)
-	// yamlPair is an unquoted YAML value: key: value # comment.
-	yamlPair = lazyre.New(`^([+\- ]?\s*(?:-\s+)?)([A-Za-z0-9_.\-]+)(\s*:\s+)([^\s'"#{\[|>&*!][^#]*?)(\s*(?:\s#.*)?)$`)
+	// singleQuotedPair is key: 'value' (YAML, where '' is a quote) or
+	// key = 'value' (TOML).
+	singleQuotedPair = lazyre.New(`(['"]?)([A-Za-z0-9_.\-]+)(['"]?\s*[:=]\s*')((?:[^']|'')*)(')`)
+	// yamlPair is an unquoted YAML value: key: value # comment. A # starts
+	// a comment only after white space; one inside the value is its own.
+	yamlPair = lazyre.New(`^([+\- ]?\s*(?:-\s+)?)([A-Za-z0-9_.\-]+)(\s*:\s+)([^\s'"#{\[|>&*!](?:\S|\s+[^\s#])*?)(\s*(?:\s#.*)?)$`)
 	// assignPair is NAME=value or --flag=value inside a line (an argument,
 	// a shell line).
 	assignPair = lazyre.New(`(^|[\s"'\[,(])(--?[A-Za-z0-9][A-Za-z0-9_\-]*|[A-Za-z_][A-Za-z0-9_]*)(=)([^\s"'&,;\]\)]+)`)
-	// flagPair is "--token", "value" in a JSON or TOML array on one line.
-	flagPair = lazyre.New(`(["'])(--?[A-Za-z0-9][A-Za-z0-9_\-]*)(["']\s*,\s*["'])((?:[^"'\\]|\\.)*)(["'])`)
+	// flagPair is "--token", "value" in a JSON or TOML array on one line;
+	// flagPairSingle the same with the value in single quotes (YAML, where
+	// '' is a quote, and TOML): each value ends at its own kind of quote.
+	flagPair       = lazyre.New(`(["'])(--?[A-Za-z0-9][A-Za-z0-9_\-]*)(["']\s*,\s*")((?:[^"\\]|\\.)*)(")`)
+	flagPairSingle = lazyre.New(`(["'])(--?[A-Za-z0-9][A-Za-z0-9_\-]*)(["']\s*,\s*')((?:[^']|'')*)(')`)
 	// lineCredential is Bearer/Basic/Token and a credential anywhere in text.
 	lineCredential = lazyre.New(`(?i)\b(bearer|basic|token)(\s+)([A-Za-z0-9._~+/=\-]{8,})`)
 	lineUserinfo   = lazyre.New(`(://[^/\s:@"'<>]+:)([^/\s@"'<>]+)(@)`)
@@ -144,9 +149,11 @@ func MaskLine(line string) string {
 		}
 	}
 	if mayBeFlagPair(line) {
-		line = replaceMatches(flagPair.Get(), line, func(g []string) string {
-			return maskPair(g[1], g[2], g[3], g[4], g[5], g[0])
-		})
+		for _, re := range []*lazyre.RE{flagPair, flagPairSingle} {
+			line = replaceMatches(re.Get(), line, func(g []string) string {
+				return maskPair(g[1], g[2], g[3], g[4], g[5], g[0])
+			})
+		}
 	}
 	return maskTokens(line)
 }
@@ -381,6 +388,11 @@ func (s *Scrubber) Add(secret string) {
 		s.replacer = nil
 	}
 }
+
+// Spellings is secret as it is, and as each format mcpsync reads and
+// writes spells it inside its quotes where that differs (JSON, TOML, YAML,
+// HCL): what to look for in a file that holds it.
+func Spellings(secret string) []string { return quotedForms(secret) }
 
 // yamlBreak reports whether r breaks a line in YAML.
 func yamlBreak(r rune) bool { return r == '\n' || r == '\u0085' || r == '\u2028' || r == '\u2029' }
