@@ -720,7 +720,34 @@ func secretName(name string) bool {
 		}
 	}
 	return n == "key" || n == "auth" || n == "pwd" || n == "pat" || strings.HasSuffix(n, "key") ||
-		strings.HasSuffix(n, "auth") || strings.HasSuffix(n, "pwd") || strings.HasSuffix(k, "_pat")
+		strings.HasSuffix(n, "auth") || strings.HasSuffix(n, "pwd") || strings.HasSuffix(k, "_pat") || hasPassWord(name)
+}
+
+// hasPassWord reports whether name has the word "pass" in it, as in
+// DB_PASS, SMTP_PASS, redis-pass or mailPass: a password, spelled the
+// way many services' settings spell it. A word, not a part of one
+// (BYPASS, PASSTHROUGH, COMPASS).
+func hasPassWord(name string) bool {
+	start := 0
+	for i := 0; i <= len(name); i++ {
+		end := i == len(name)
+		if !end {
+			c := name[i]
+			sep := c == '_' || c == '-' || c == '.'
+			camel := i > 0 && 'a' <= name[i-1] && name[i-1] <= 'z' && 'A' <= c && c <= 'Z'
+			if !sep && !camel {
+				continue
+			}
+		}
+		if strings.EqualFold(name[start:i], "pass") {
+			return true
+		}
+		start = i
+		if i < len(name) && (name[i] == '_' || name[i] == '-' || name[i] == '.') {
+			start = i + 1
+		}
+	}
+	return false
 }
 
 // hashName reports whether a field name says it holds hashes or digests.
@@ -737,7 +764,7 @@ func hashName(name string) bool {
 func passwordName(name string) bool {
 	n := strings.ToLower(name)
 	return strings.Contains(n, "password") || strings.Contains(n, "passwd") || strings.Contains(n, "pwd") ||
-		strings.Contains(n, "passphrase")
+		strings.Contains(n, "passphrase") || hasPassWord(name)
 }
 
 // queryName reports whether a URL query parameter carries a credential.

@@ -139,3 +139,22 @@ func TestMaskLineHidesQuotedValuesWhole(t *testing.T) {
 		t.Errorf("a comment: %q", got)
 	}
 }
+
+// TestPassIsAPasswordName: DB_PASS and the like name a password (their
+// values were not found, and printed in list, show and diffs), and a word
+// that only holds "pass" does not.
+func TestPassIsAPasswordName(t *testing.T) {
+	for _, name := range []string{"DB_PASS", "SMTP_PASS", "redis-pass", "mailPass", "PASS", "--pass", "db.pass", "PASS_WORD_X"} {
+		if !secretName(name) || !passwordName(name) {
+			t.Errorf("%s: secretName %v, passwordName %v", name, secretName(name), passwordName(name))
+		}
+		if fs := Scan(Field{Place: InEnv, Name: name}, "Wq8zTn5Lp2Rk9"); len(fs) == 0 {
+			t.Errorf("%s: its value is no secret", name)
+		}
+	}
+	for _, name := range []string{"BYPASS", "PASSTHROUGH", "COMPASS", "PASS_FILE", "passenger"} {
+		if secretName(name) {
+			t.Errorf("%s names a secret", name)
+		}
+	}
+}
