@@ -177,29 +177,13 @@ func renderHu(b *textBuilder, v hujson.ValueTrimmed, l layout) error {
 type huValue struct{ v hujson.ValueTrimmed }
 
 // writeString writes s as a JSON string without HTML escaping, as
-// JavaScript's JSON.stringify and every client do.
+// JavaScript's JSON.stringify and every client do (strquote.JSON, which
+// the secret scrubber also spells values by; most values need no escape
+// and are written as they are).
 func writeString(b *textBuilder, s string) {
-	if plain(s) {
-		b.WriteByte('"')
-		b.WriteString(s)
-		b.WriteByte('"')
-		return
-	}
-	// encoding/json's escapes without HTML escaping (strquote.JSON, which
-	// the secret scrubber also spells values by)
 	b.WriteByte('"')
 	b.WriteString(strquote.JSON(s))
 	b.WriteByte('"')
-}
-
-// plain reports whether s can be written between quotes as it is.
-func plain(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
-			return false
-		}
-	}
-	return true
 }
 
 // textBuilder is a strings.Builder that doubles its room when it runs out:

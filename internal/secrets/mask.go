@@ -364,7 +364,7 @@ type Scrubber struct {
 // quotes, HCL: strquote) and in URLs. Values shorter than four characters
 // are ignored: hiding them would garble ordinary text.
 func (s *Scrubber) Add(secret string) {
-	forms := append(quotedForms(secret), url.QueryEscape(secret), url.PathEscape(secret))
+	forms := append(Spellings(secret), url.QueryEscape(secret), url.PathEscape(secret))
 	for _, f := range slices.Clone(forms) {
 		// A form of several lines is hidden line by line: YAML breaks
 		// lines at U+0085, U+2028 and U+2029 as well, and indents what
@@ -389,21 +389,18 @@ func (s *Scrubber) Add(secret string) {
 	}
 }
 
-// Spellings is secret as it is, and as each format mcpsync reads and
-// writes spells it inside its quotes where that differs (JSON, TOML, YAML,
-// HCL): what to look for in a file that holds it.
-func Spellings(secret string) []string { return quotedForms(secret) }
-
 // yamlBreak reports whether r breaks a line in YAML.
 func yamlBreak(r rune) bool { return r == '\n' || r == '\u0085' || r == '\u2028' || r == '\u2029' }
 
-// quotedForms is secret as it is, and as each format spells it inside its
-// quotes where that differs: a value that holds a quote, an ampersand or a
-// control character is escaped differently by each, and a diff line that
-// held a secret in a spelling the scrubber did not know was printed
-// unmasked (TestScrubberKnowsEveryQuotedForm). Most secrets need no
-// escape in any of them, and are spelled as they are everywhere.
-func quotedForms(secret string) []string {
+// Spellings is secret as it is, and as each format mcpsync reads and
+// writes (JSON, TOML, YAML, HCL) spells it inside its quotes where that
+// differs: what to look for in a file that holds it. A value that holds
+// a quote, an ampersand or a control character is escaped differently by
+// each, and a diff line that held a secret in a spelling the scrubber did
+// not know was printed unmasked (TestScrubberKnowsEveryQuotedForm). Most
+// secrets need no escape in any of them, and are spelled as they are
+// everywhere.
+func Spellings(secret string) []string {
 	forms := []string{secret}
 	if !needsQuoting(secret) {
 		return forms
@@ -415,7 +412,7 @@ func quotedForms(secret string) []string {
 	if strings.Contains(secret, "'") {
 		forms = append(forms, strquote.YAMLSingle(secret))
 	}
-	if !printableASCII(secret) {
+	if !strquote.PrintableASCII(secret) {
 		forms = append(forms, strquote.YAMLDouble(secret))
 	}
 	return forms
@@ -424,17 +421,7 @@ func quotedForms(secret string) []string {
 // needsQuoting reports whether some format spells secret otherwise than
 // as it is inside its quotes.
 func needsQuoting(secret string) bool {
-	return !printableASCII(secret) || strings.ContainsAny(secret, `"\'<>&{`)
-}
-
-// printableASCII reports whether s is printable ASCII throughout.
-func printableASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f {
-			return false
-		}
-	}
-	return true
+	return !strquote.PrintableASCII(secret) || strings.ContainsAny(secret, `"\'<>&{`)
 }
 
 // Len returns how many forms of secrets the scrubber knows.

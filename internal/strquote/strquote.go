@@ -33,8 +33,9 @@ func JSON(s string) string {
 	return string(out[1 : len(out)-1])
 }
 
-// printableASCII reports whether s is printable ASCII throughout.
-func printableASCII(s string) bool {
+// PrintableASCII reports whether s is printable ASCII throughout: no
+// format escapes such text but for its quotes, backslashes and braces.
+func PrintableASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c >= 0x7f {
 			return false
@@ -58,7 +59,7 @@ func plainJSON(s string) bool {
 // escape), and an invalid UTF-8 byte written as U+FFFD (which the edit's
 // verification then reports as a difference).
 func TOML(s string) string {
-	if printableASCII(s) && !strings.ContainsAny(s, `"\`) {
+	if PrintableASCII(s) && !strings.ContainsAny(s, `"\`) {
 		return s
 	}
 	var b strings.Builder
@@ -96,7 +97,7 @@ func TOML(s string) string {
 // HCL is s inside an HCL quoted template with no interpolation, as the
 // store is written: ${ and %{ doubled so that they read back as text.
 func HCL(s string) string {
-	if printableASCII(s) && !strings.ContainsAny(s, `"\{`) {
+	if PrintableASCII(s) && !strings.ContainsAny(s, `"\{`) {
 		return s
 	}
 	var b strings.Builder
