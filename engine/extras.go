@@ -1,12 +1,10 @@
 package engine
 
 import (
-	"maps"
-	"slices"
-
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/emitters"
 	"github.com/mcpsync/mcpsync/formats"
+	"github.com/mcpsync/mcpsync/internal/mapkeys"
 )
 
 // lostExtras names, for each server a plan writes into a client's file,
@@ -34,11 +32,11 @@ func (e *Engine) lostExtrasOf(fc *emitters.FileChange) canonical.Diagnostics {
 	var ds canonical.Diagnostics
 	for _, tp := range fc.Targets {
 		for srv := range tp.Written() { // Extra of every client included
-			for _, from := range slices.Sorted(maps.Keys(srv.Extra)) {
+			for _, from := range mapkeys.Sorted(srv.Extra) {
 				if from == tp.Client {
 					continue
 				}
-				for _, key := range slices.Sorted(maps.Keys(srv.Extra[from])) {
+				for _, key := range mapkeys.Sorted(srv.Extra[from]) {
 					effect := formats.ExtraEffect(key)
 					if effect == "" {
 						continue

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/mapkeys"
 	"github.com/mcpsync/mcpsync/probe"
 	"github.com/mcpsync/mcpsync/resolve"
 	"github.com/mcpsync/mcpsync/store"
@@ -290,7 +291,7 @@ func unknownInputs(values map[string]string, res *resolve.Result) canonical.Diag
 		names = append(names, in.Name)
 	}
 	var ds canonical.Diagnostics
-	for _, k := range slices.Sorted(maps.Keys(values)) {
+	for _, k := range mapkeys.Sorted(values) {
 		if !known[k] {
 			have := "it takes none"
 			if len(names) > 0 {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/mapkeys"
 )
 
 // spec is a server made ready to run: every reference expanded, the working
@@ -102,7 +103,7 @@ func prepare(s canonical.Server, opts Options) (*spec, *Result) {
 		for i, a := range s.Args {
 			sp.args = append(sp.args, expand(fmt.Sprintf("args[%d]", i), a))
 		}
-		for _, k := range sortedKeys(s.Env) {
+		for _, k := range mapkeys.Sorted(s.Env) {
 			v := expand("env."+k, s.Env[k])
 			sp.scrub.add(v)
 			sp.env = append(sp.env, k+"="+v)
@@ -115,7 +116,7 @@ func prepare(s canonical.Server, opts Options) (*spec, *Result) {
 		sp.scrub.addURL(sp.url)
 		sp.headers = map[string]string{}
 		var from []string
-		for _, k := range sortedKeys(s.Headers) {
+		for _, k := range mapkeys.Sorted(s.Headers) {
 			v := expand("headers."+k, s.Headers[k])
 			sp.scrub.addHeader(v)
 			sp.headers[k] = v
@@ -297,15 +298,6 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func dedupe(s []string) []string {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/internal/lazyre"
+	"github.com/mcpsync/mcpsync/internal/mapkeys"
 	"github.com/mcpsync/mcpsync/internal/secrets"
 	"github.com/mcpsync/mcpsync/resolve"
 )
@@ -91,7 +92,7 @@ func remote(s canonical.Server) (resolve.Transport, error) {
 	}
 	vars := map[string]resolve.InputDef{}
 	t := resolve.Transport{Type: typ, URL: template(s.URL, vars)}
-	for _, k := range sortedKeys(s.Headers) {
+	for _, k := range mapkeys.Sorted(s.Headers) {
 		hv := map[string]resolve.InputDef{}
 		in := resolve.KeyValueInput{Name: k, InputDef: resolve.InputDef{Value: template(s.Headers[k], hv)}}
 		if len(hv) > 0 {
@@ -134,7 +135,7 @@ func template(v string, vars map[string]resolve.InputDef) string {
 // name); anything else is a fixed value, with {VAR} for its references.
 func envInputs(env map[string]string) []resolve.KeyValueInput {
 	var out []resolve.KeyValueInput
-	for _, k := range sortedKeys(env) {
+	for _, k := range mapkeys.Sorted(env) {
 		v := env[k]
 		t := canonical.Parse(v, canonical.DialectCanonical)
 		if len(t) == 1 && t[0].Kind == canonical.EnvRef && t[0].Name == k {
@@ -246,17 +247,4 @@ func splitVersion(id, sep string) (string, string) {
 		return id, ""
 	}
 	return id[:i], id[i+len(sep):]
-}
-
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j] < out[j-1]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out
 }

@@ -2,11 +2,11 @@ package resolve
 
 import (
 	"net/url"
-	"sort"
 	"strings"
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/internal/lazyre"
+	"github.com/mcpsync/mcpsync/internal/mapkeys"
 	"github.com/mcpsync/mcpsync/internal/secrets"
 )
 
@@ -80,7 +80,7 @@ func (f *fixer) env(env map[string]string) map[string]string {
 		return env
 	}
 	out := make(map[string]string, len(env))
-	keys := sortedKeys(env)
+	keys := mapkeys.Sorted(env)
 	for _, k := range keys {
 		v := env[k]
 		t := canonical.Parse(v, canonical.DialectCanonical)
@@ -298,7 +298,7 @@ func (f *fixer) headers(h map[string]string) map[string]string {
 		return h
 	}
 	out := make(map[string]string, len(h))
-	for _, k := range sortedKeys(h) {
+	for _, k := range mapkeys.Sorted(h) {
 		v := h[k]
 		t := canonical.Parse(v, canonical.DialectCanonical)
 		if t.HasRefs() {
@@ -456,10 +456,10 @@ func referencedEnv(s canonical.Server) []string {
 	for _, a := range s.Args {
 		addFrom(a)
 	}
-	for _, k := range sortedKeys(s.Env) {
+	for _, k := range mapkeys.Sorted(s.Env) {
 		addFrom(s.Env[k])
 	}
-	for _, k := range sortedKeys(s.Headers) {
+	for _, k := range mapkeys.Sorted(s.Headers) {
 		addFrom(s.Headers[k])
 	}
 	return out
@@ -580,13 +580,4 @@ func unwrapMCPRemote(s canonical.Server) (canonical.Server, bool) {
 		return s, false
 	}
 	return out, true
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/mapkeys"
 )
 
 func readme(t *testing.T, text string) []Candidate {
@@ -129,7 +130,7 @@ func TestReadmeInstallCommands(t *testing.T) {
 	cands := readme(t, text)
 	var got []string
 	for _, c := range cands {
-		got = append(got, CommandLine(c.Server)+" "+strings.Join(sortedKeys(c.Server.Env), ","))
+		got = append(got, CommandLine(c.Server)+" "+strings.Join(mapkeys.Sorted(c.Server.Env), ","))
 	}
 	want := []string{
 		"npx -y demo-mcp --verbose DEMO_TOKEN",

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/internal/lazyre"
+	"github.com/mcpsync/mcpsync/internal/mapkeys"
 )
 
 // A RunnerProblem is something in a resolved command line that a
@@ -111,7 +112,7 @@ func CheckCommand(srv canonical.Server) []RunnerProblem {
 	if runner, ok := runnerAliases[base]; ok {
 		out = append(out, checkRunner(runner, base, args, offset)...)
 	}
-	for _, k := range sortedKeys(srv.Env) {
+	for _, k := range mapkeys.Sorted(srv.Env) {
 		if loaderEnv.Get().MatchString(k) {
 			add("env."+k, srv.Env[k], "changes how the program or its runner loads code")
 		}

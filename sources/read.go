@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/mapkeys"
 	"github.com/mcpsync/mcpsync/paste"
 	"github.com/mcpsync/mcpsync/store"
 )
@@ -176,7 +177,7 @@ func ReadHCL(file string, data []byte) (canonical.Set, canonical.Diagnostics) {
 		d.Detail = "client rules, resolvers and sources belong in each developer's own store; remove this block from the source"
 		ds = append(ds, d.At(at))
 	}
-	for _, name := range sortedKeys(st.Clients) {
+	for _, name := range mapkeys.Sorted(st.Clients) {
 		only("client", name, st.Clients[name].Pos)
 	}
 	for _, r := range st.Resolvers {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/internal/atomicfile"
+	"github.com/mcpsync/mcpsync/internal/mapkeys"
 	"github.com/mcpsync/mcpsync/ledger"
 	"github.com/mcpsync/mcpsync/store"
 )
@@ -114,7 +115,7 @@ func (r *Records) Keep(names []string) []string {
 		keep[n] = true
 	}
 	var dropped []string
-	for _, n := range sortedKeys(r.Sources) {
+	for _, n := range mapkeys.Sorted(r.Sources) {
 		if !keep[n] {
 			delete(r.Sources, n)
 			dropped = append(dropped, n)
@@ -306,7 +307,7 @@ func (r *Records) InEffect(src store.Source) []canonical.Server {
 
 // Names returns the recorded source names, sorted.
 func (r *Records) Names() []string {
-	names := sortedKeys(r.Sources)
+	names := mapkeys.Sorted(r.Sources)
 	sort.Strings(names)
 	return names
 }

@@ -3,11 +3,11 @@ package sources
 import (
 	"fmt"
 	"net/url"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/mapkeys"
 	"github.com/mcpsync/mcpsync/internal/secrets"
 )
 
@@ -69,7 +69,7 @@ type finding struct {
 // checkServer applies the no-secrets rule to one server.
 func checkServer(srv canonical.Server) []finding {
 	var out []finding
-	for _, k := range sortedKeys(srv.Env) {
+	for _, k := range mapkeys.Sorted(srv.Env) {
 		v := srv.Env[k]
 		if why := strictValue(secrets.Field{Place: secrets.InEnv, Name: k}, v, false); why != "" {
 			f := finding{field: "env", key: k, reason: why, variable: secrets.VarName(k)}
@@ -79,7 +79,7 @@ func checkServer(srv canonical.Server) []finding {
 			out = append(out, f)
 		}
 	}
-	for _, k := range sortedKeys(srv.Headers) {
+	for _, k := range mapkeys.Sorted(srv.Headers) {
 		v := srv.Headers[k]
 		if why := strictValue(secrets.Field{Place: secrets.InHeader, Name: k}, v, plainHeaders[strings.ToLower(k)]); why != "" {
 			f := finding{field: "headers", key: k, reason: why, variable: secrets.VarName(srv.Name) + "_" + secrets.VarName(k)}
@@ -217,13 +217,4 @@ func hclKey(k string) string {
 		}
 	}
 	return k
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/mapkeys"
 )
 
 // An edit replaces src[start:end] with text. Edits never overlap.
@@ -282,7 +283,7 @@ func (s *Store) editBlock(b *serverBlock, srv *canonical.Server) []edit {
 	for c := range srv.Extra {
 		clients[c] = true
 	}
-	for _, c := range sortedKeys(clients) {
+	for _, c := range mapkeys.Sorted(clients) {
 		if canonical.ExtraEqual(old.Extra[c], srv.Extra[c]) {
 			continue
 		}
@@ -396,15 +397,6 @@ func isBlankLine(src []byte, at int) bool {
 	return strings.TrimSpace(string(src[at:at+end])) == ""
 }
 
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // serversEqual compares everything a store block holds, Extra of every client included.
 func serversEqual(a, b *canonical.Server) bool {
 	clients := map[string]bool{}
@@ -414,7 +406,7 @@ func serversEqual(a, b *canonical.Server) bool {
 	for c := range b.Extra {
 		clients[c] = true
 	}
-	return canonical.Equal(*a, *b, sortedKeys(clients)...)
+	return canonical.Equal(*a, *b, mapkeys.Sorted(clients)...)
 }
 
 func oauthEqual(a, b *canonical.OAuth) bool {

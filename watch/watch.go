@@ -45,6 +45,8 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"github.com/mcpsync/mcpsync/internal/mapkeys"
 )
 
 // DefaultDebounce is how long changes must be quiet before the function
@@ -258,7 +260,7 @@ func (w *Watcher) Run(ctx context.Context, fn func(context.Context, Batch) error
 			if len(w.pending) == 0 {
 				continue
 			}
-			batch := Batch{Paths: sortedKeys(w.pending), Attempt: attempt, Last: attempt > w.opts.Retries}
+			batch := Batch{Paths: mapkeys.Sorted(w.pending), Attempt: attempt, Last: attempt > w.opts.Retries}
 			clear(w.pending)
 			err := fn(ctx, batch)
 			var nr *NotReadyError
@@ -475,13 +477,4 @@ func hashFile(p string) string {
 func hashBytes(data []byte) string {
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }

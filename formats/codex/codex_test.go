@@ -13,8 +13,8 @@ import (
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
-	"github.com/mcpsync/mcpsync/formats/internal/adapterkit"
 	"github.com/mcpsync/mcpsync/formats/internal/tomledit"
+	"github.com/mcpsync/mcpsync/internal/mapkeys"
 )
 
 // sharedDir is /work/shared from this package: samples written by the real
@@ -127,7 +127,7 @@ func TestHandWrittenDecodesFully(t *testing.T) {
 		for k := range srv.Extra[ID] {
 			got = append(got, k)
 		}
-		if strings.Join(adapterkit.SortedKeys(srv.Extra[ID]), ",") != strings.Join(want, ",") {
+		if strings.Join(mapkeys.Sorted(srv.Extra[ID]), ",") != strings.Join(want, ",") {
 			t.Errorf("%s extra keys = %v, want %v", name, got, want)
 		}
 	}

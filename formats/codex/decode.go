@@ -11,6 +11,7 @@ import (
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/formats/internal/adapterkit"
 	"github.com/mcpsync/mcpsync/formats/internal/tomledit"
+	"github.com/mcpsync/mcpsync/internal/mapkeys"
 )
 
 // knownKeys are the server keys the canonical model holds; every other key
@@ -214,7 +215,7 @@ func (r *reader) server(name string, m map[string]any) (srv canonical.Server, wr
 	}
 	if env, ok := get.StrMap("env"); ok {
 		srv.Env = env
-		for _, k := range adapterkit.SortedKeys(env) {
+		for _, k := range mapkeys.Sorted(env) {
 			literal("env."+k, env[k])
 		}
 	}
@@ -271,13 +272,13 @@ func (r *reader) server(name string, m map[string]any) (srv canonical.Server, wr
 		literal("url", s)
 	}
 	if h, ok := get.StrMap("http_headers"); ok {
-		for _, k := range adapterkit.SortedKeys(h) {
+		for _, k := range mapkeys.Sorted(h) {
 			literal("http_headers."+k, h[k])
 			setHeader(&srv, k, h[k])
 		}
 	}
 	if h, ok := get.StrMap("env_http_headers"); ok {
-		for _, k := range adapterkit.SortedKeys(h) {
+		for _, k := range mapkeys.Sorted(h) {
 			setHeader(&srv, k, "${"+h[k]+"}")
 		}
 	}
@@ -309,7 +310,7 @@ func (r *reader) server(name string, m map[string]any) (srv canonical.Server, wr
 	}
 	r.oauth(&srv, m, get, name)
 
-	for _, k := range adapterkit.SortedKeys(m) {
+	for _, k := range mapkeys.Sorted(m) {
 		if knownKeys[k] {
 			continue
 		}

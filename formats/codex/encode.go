@@ -11,6 +11,7 @@ import (
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/formats/internal/adapterkit"
 	"github.com/mcpsync/mcpsync/formats/internal/tomledit"
+	"github.com/mcpsync/mcpsync/internal/mapkeys"
 	"github.com/mcpsync/mcpsync/internal/winshim"
 )
 
@@ -261,7 +262,7 @@ func (w *writer) env(srv canonical.Server) (tomledit.Table, []any) {
 		}
 		vars = append(vars, name)
 	}
-	for _, k := range adapterkit.SortedKeys(srv.Env) {
+	for _, k := range mapkeys.Sorted(srv.Env) {
 		v := srv.Env[k]
 		tm := canonical.Parse(v, canonical.DialectCanonical)
 		switch {
@@ -293,7 +294,7 @@ func (w *writer) env(srv canonical.Server) (tomledit.Table, []any) {
 // http_headers and env_http_headers (a header whose whole value is one
 // variable).
 func (w *writer) headers(srv canonical.Server) (bearer string, hh, ehh tomledit.Table) {
-	for _, k := range adapterkit.SortedKeys(srv.Headers) {
+	for _, k := range mapkeys.Sorted(srv.Headers) {
 		v := srv.Headers[k]
 		tm := canonical.Parse(v, canonical.DialectCanonical)
 		if !tm.HasRefs() {
@@ -393,7 +394,7 @@ func (w *writer) extra(srv canonical.Server, t *tomledit.Table) {
 		}
 		return
 	}
-	for _, k := range adapterkit.SortedKeys(x) {
+	for _, k := range mapkeys.Sorted(x) {
 		if knownKeys[k] {
 			continue // env_vars sources and oauth keys, merged above
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/formats/internal/adapterkit"
 	"github.com/mcpsync/mcpsync/formats/internal/yamledit"
+	"github.com/mcpsync/mcpsync/internal/mapkeys"
 )
 
 // modelled are the item keys the canonical model holds; the others stay in
@@ -188,7 +189,7 @@ func (r *reader) server(name string, item *yaml.Node, m map[string]any) (canonic
 		if !isMap {
 			fail("env", "write env as a map of names to values", "invalid type: %s, expected a map", describe(v))
 		}
-		for _, k := range adapterkit.SortedKeys(em) {
+		for _, k := range mapkeys.Sorted(em) {
 			s, ok := em[k].(string)
 			if !ok {
 				fail("env."+k, "quote the value", "invalid type: %s, expected a string", describe(em[k]))
@@ -222,7 +223,7 @@ func (r *reader) server(name string, item *yaml.Node, m map[string]any) (canonic
 			if !isMap {
 				fail("requestOptions.headers", "write headers as a map", "invalid type: %s, expected a map", describe(h))
 			}
-			for _, k := range adapterkit.SortedKeys(hm) {
+			for _, k := range mapkeys.Sorted(hm) {
 				s, ok := hm[k].(string)
 				if !ok {
 					fail("requestOptions.headers."+k, "quote the value", "invalid type: %s, expected a string", describe(hm[k]))
@@ -256,7 +257,7 @@ func (r *reader) server(name string, item *yaml.Node, m map[string]any) (canonic
 	default:
 		fail("connectionTimeout", "give a number of milliseconds", "invalid type: %s, expected a number", describe(x))
 	}
-	for _, k := range adapterkit.SortedKeys(m) {
+	for _, k := range mapkeys.Sorted(m) {
 		if !modelled[k] {
 			srv.SetExtra(ID, k, yamledit.ToJSON(m[k]))
 		}

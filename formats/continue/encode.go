@@ -10,6 +10,7 @@ import (
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/formats/internal/adapterkit"
 	"github.com/mcpsync/mcpsync/formats/internal/yamledit"
+	"github.com/mcpsync/mcpsync/internal/mapkeys"
 )
 
 // headers are the top of a new file: Continue requires name and version;
@@ -149,7 +150,7 @@ func (w *writer) fresh(srv canonical.Server) yamledit.Map {
 		}
 		if len(srv.Env) > 0 {
 			env := yamledit.Map{}
-			for _, k := range adapterkit.SortedKeys(srv.Env) {
+			for _, k := range mapkeys.Sorted(srv.Env) {
 				env.Set(k, w.render(&srv, "env."+k, srv.Env[k]))
 			}
 			m.Set("env", env)
@@ -170,7 +171,7 @@ func (w *writer) fresh(srv canonical.Server) yamledit.Map {
 		ro := yamledit.Map{}
 		if len(srv.Headers) > 0 {
 			h := yamledit.Map{}
-			for _, k := range adapterkit.SortedKeys(srv.Headers) {
+			for _, k := range mapkeys.Sorted(srv.Headers) {
 				h.Set(k, w.render(&srv, "headers."+k, srv.Headers[k]))
 			}
 			ro.Set("headers", h)
@@ -219,7 +220,7 @@ func (w *writer) fresh(srv canonical.Server) yamledit.Map {
 			}
 		}
 	} else {
-		for _, k := range adapterkit.SortedKeys(x) {
+		for _, k := range mapkeys.Sorted(x) {
 			if modelled[k] {
 				continue
 			}

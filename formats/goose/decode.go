@@ -12,6 +12,7 @@ import (
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/formats/internal/adapterkit"
 	"github.com/mcpsync/mcpsync/formats/internal/yamledit"
+	"github.com/mcpsync/mcpsync/internal/mapkeys"
 )
 
 // modelled are the keys the canonical model holds for an MCP extension;
@@ -180,7 +181,7 @@ func (r *reader) extension(name string, kn, vn *yaml.Node, m map[string]any) (sr
 		for _, a := range srv.Args {
 			literal("args", a)
 		}
-		for _, k := range adapterkit.SortedKeys(envs) {
+		for _, k := range mapkeys.Sorted(envs) {
 			literal("envs."+k, envs[k])
 			if srv.Env == nil {
 				srv.Env = map[string]string{}
@@ -198,7 +199,7 @@ func (r *reader) extension(name string, kn, vn *yaml.Node, m map[string]any) (sr
 			}
 			srv.Env[k] = "${" + k + "}"
 		}
-		for _, k := range adapterkit.SortedKeys(srv.Env) {
+		for _, k := range mapkeys.Sorted(srv.Env) {
 			if disallowed(k) {
 				warn("envs."+k, "Goose refuses to set "+k+" for an extension and then does not start it; remove it",
 					"Goose does not allow %s", k)
@@ -235,7 +236,7 @@ func (r *reader) extension(name string, kn, vn *yaml.Node, m map[string]any) (sr
 		srv.ToolTimeout = time.Duration(t) * time.Second
 	}
 	srv.ToolsAllow = strList(get, "available_tools")
-	for _, k := range adapterkit.SortedKeys(m) {
+	for _, k := range mapkeys.Sorted(m) {
 		if modelled[k] || k == "name" || k == "description" {
 			continue
 		}
@@ -269,7 +270,7 @@ func derivedKeys(srv canonical.Server, envs map[string]string) []string {
 		}
 	}
 	add(srv.URL)
-	for _, k := range adapterkit.SortedKeys(srv.Headers) {
+	for _, k := range mapkeys.Sorted(srv.Headers) {
 		add(srv.Headers[k])
 	}
 	slices.Sort(names)

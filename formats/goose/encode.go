@@ -10,6 +10,7 @@ import (
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/formats/internal/adapterkit"
 	"github.com/mcpsync/mcpsync/formats/internal/yamledit"
+	"github.com/mcpsync/mcpsync/internal/mapkeys"
 )
 
 func (adapter) Encode(loc formats.Location, data []byte, want canonical.Set, opts formats.EncodeOptions) ([]byte, canonical.Diagnostics) {
@@ -202,7 +203,7 @@ func (w *writer) fresh(srv canonical.Server) yamledit.Map {
 		display("description", "")
 		m.Set("uri", w.render(&srv, "url", srv.URL))
 		headers := yamledit.Map{}
-		for _, k := range adapterkit.SortedKeys(srv.Headers) {
+		for _, k := range mapkeys.Sorted(srv.Headers) {
 			headers.Set(k, w.render(&srv, "headers."+k, srv.Headers[k]))
 		}
 		m.Set("headers", headers)
@@ -268,7 +269,7 @@ func (w *writer) fresh(srv canonical.Server) yamledit.Map {
 			}
 		}
 	} else {
-		for _, k := range adapterkit.SortedKeys(x) {
+		for _, k := range mapkeys.Sorted(x) {
 			if modelled[k] || k == "name" || k == "description" {
 				continue
 			}
@@ -299,7 +300,7 @@ func (w *writer) env(srv canonical.Server) (yamledit.Map, []any) {
 	envs := yamledit.Map{}
 	keys := []any{}
 	seen := map[string]bool{}
-	for _, k := range adapterkit.SortedKeys(srv.Env) {
+	for _, k := range mapkeys.Sorted(srv.Env) {
 		v := srv.Env[k]
 		if disallowed(k) {
 			d := w.Warn(&srv, "env."+k, "Goose does not allow %s for an extension; not written", k)

@@ -16,6 +16,7 @@ import (
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/formats/jsonedit"
 	"github.com/mcpsync/mcpsync/internal/lazyre"
+	"github.com/mcpsync/mcpsync/internal/mapkeys"
 	"github.com/mcpsync/mcpsync/internal/winshim"
 )
 
@@ -378,7 +379,7 @@ func (e *encoder) unexpanded(s canonical.Server) (field string, problem canonica
 			check(a, "args", i, "")
 		}
 		if f.Env != "" && anyRef(s.Env) {
-			for _, k := range sortedKeys(s.Env) {
+			for _, k := range mapkeys.Sorted(s.Env) {
 				check(s.Env[k], "env", -1, k)
 			}
 		}
@@ -389,7 +390,7 @@ func (e *encoder) unexpanded(s canonical.Server) (field string, problem canonica
 	}
 	check(s.URL, "url", -1, "")
 	if f.Headers != "" && anyRef(s.Headers) {
-		for _, k := range sortedKeys(s.Headers) {
+		for _, k := range mapkeys.Sorted(s.Headers) {
 			check(s.Headers[k], "headers", -1, k)
 		}
 	}
@@ -571,7 +572,7 @@ func (e *encoder) render(s canonical.Server, exists bool) (fields []field, bridg
 		written[fl.key] = true
 	}
 	extra := s.Extra[sp.ID]
-	for _, k := range slices.Sorted(maps.Keys(extra)) {
+	for _, k := range mapkeys.Sorted(extra) {
 		if !written[k] && a.keys[k] == fUnknown { // a model key comes from the model only
 			fields = append(fields, field{k, fUnknown, json.RawMessage(extra[k])})
 		}
@@ -882,7 +883,7 @@ func (e *encoder) syncMap(path []string, node jsonedit.Node, oldMap, wantMap, re
 		}
 	}
 	var fresh []jsonedit.Field
-	for _, k := range slices.Sorted(maps.Keys(wantMap)) {
+	for _, k := range mapkeys.Sorted(wantMap) {
 		if !seen[k] {
 			fresh = append(fresh, jsonedit.Field{Key: k, Value: rendered[k]})
 		}
@@ -953,13 +954,4 @@ func (e *encoder) syncOAuth(path []string, node jsonedit.Node, want jsonedit.Obj
 func jsonSame(a, b []byte) bool {
 	var x, y any
 	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && reflect.DeepEqual(x, y)
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -2,12 +2,12 @@ package spec
 
 import (
 	"encoding/json"
-	"maps"
 	"slices"
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats"
 	"github.com/mcpsync/mcpsync/formats/jsonedit"
+	"github.com/mcpsync/mcpsync/internal/mapkeys"
 )
 
 // Context is what a hook knows about the file being read or written.
@@ -132,7 +132,7 @@ func KeepUnknown(c *Context, s canonical.Server, e *EncodedEntry) {
 	if !ok && e.Old != nil {
 		extra = e.Old.Extra[c.Spec.ID]
 	}
-	for _, k := range slices.Sorted(maps.Keys(extra)) {
+	for _, k := range mapkeys.Sorted(extra) {
 		if !slices.ContainsFunc(e.Fields, func(f jsonedit.Field) bool { return f.Key == k }) {
 			e.Fields = append(e.Fields, jsonedit.Field{Key: k, Value: extra[k]})
 		}

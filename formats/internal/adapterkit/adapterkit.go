@@ -9,11 +9,11 @@ package adapterkit
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/formats/internal/value"
+	"github.com/mcpsync/mcpsync/internal/mapkeys"
 )
 
 // JoinPath joins with the target system's separator, so that paths for a
@@ -28,16 +28,6 @@ func JoinPath(goos string, elem ...string) string {
 		out += sep + strings.Trim(e, `/\`)
 	}
 	return out
-}
-
-// SortedKeys returns the keys of m in order.
-func SortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // SameServer reports whether the file already holds want, for client.
@@ -186,7 +176,7 @@ func Unexpanded(srv canonical.Server, expressible func(field string, t canonical
 				return
 			}
 		}
-		for _, k := range SortedKeys(srv.Env) {
+		for _, k := range mapkeys.Sorted(srv.Env) {
 			if check("env."+k, srv.Env[k]) {
 				return
 			}
@@ -197,7 +187,7 @@ func Unexpanded(srv canonical.Server, expressible func(field string, t canonical
 	if check("url", srv.URL) {
 		return
 	}
-	for _, k := range SortedKeys(srv.Headers) {
+	for _, k := range mapkeys.Sorted(srv.Headers) {
 		if check("headers."+k, srv.Headers[k]) {
 			return
 		}

@@ -1,5 +1,7 @@
 package adapterkit
 
+import "github.com/mcpsync/mcpsync/internal/mapkeys"
+
 // Typed reads the keys of one decoded table with the types a client
 // expects, reporting a wrong type in serde's words (Codex and Goose are
 // Rust programs and say it so): "invalid type: string \"10\", expected
@@ -111,7 +113,7 @@ func (t Typed) StrMap(key string) (map[string]string, bool) {
 		return nil, false
 	}
 	out := make(map[string]string, len(m))
-	for _, k := range SortedKeys(m) {
+	for _, k := range mapkeys.Sorted(m) {
 		s, ok := m[k].(string)
 		if !ok {
 			t.Fail(t.Prefix+key+"."+k, "invalid type: %s, expected a string", t.Describe(m[k]))
