@@ -116,7 +116,77 @@ func unquote(lit hujson.Literal) string {
 			return lit.String()
 		}
 	}
+	if i := common(raw); i >= 0 {
+		return commonStrings[i]
+	}
 	return string(raw)
+}
+
+// commonStrings are names and values that every server of a client file
+// repeats. Decoding a file of 10,000 servers made about 60,000 strings of
+// these alone, and boxed as many literals in the tree, each an allocation
+// for the collector to sweep: they are made once instead (common,
+// commonLiterals). The tree is never changed in place (an edit splices the
+// text and parses it again), so its nodes can share them.
+var commonStrings = [...]string{"command", "args", "env", "type", "url", "headers", "cwd", "disabled", "enabled", "timeout", "environment", "stdio", "http", "sse", "local", "remote", "npx", "-y", "uvx", "node", "Authorization"}
+
+// commonLiterals are commonStrings as string literals in a tree.
+var commonLiterals = func() (lits [len(commonStrings)]hujson.ValueTrimmed) {
+	for i, s := range commonStrings {
+		lits[i] = hujson.Literal(strconv.Quote(s))
+	}
+	return lits
+}()
+
+// common returns the place in commonStrings of the string raw spells
+// (without quotes or escapes), or -1. A switch on string(raw) converts
+// nothing; TestCommonStringsDecodeAsWritten holds it to commonStrings.
+func common(raw []byte) int {
+	switch string(raw) {
+	case "command":
+		return 0
+	case "args":
+		return 1
+	case "env":
+		return 2
+	case "type":
+		return 3
+	case "url":
+		return 4
+	case "headers":
+		return 5
+	case "cwd":
+		return 6
+	case "disabled":
+		return 7
+	case "enabled":
+		return 8
+	case "timeout":
+		return 9
+	case "environment":
+		return 10
+	case "stdio":
+		return 11
+	case "http":
+		return 12
+	case "sse":
+		return 13
+	case "local":
+		return 14
+	case "remote":
+		return 15
+	case "npx":
+		return 16
+	case "-y":
+		return 17
+	case "uvx":
+		return 18
+	case "node":
+		return 19
+	case "Authorization":
+		return 20
+	}
+	return -1
 }
 
 // Bool returns the value of a boolean.

@@ -200,6 +200,11 @@ func (p *treeParser) str(n int) (hujson.ValueTrimmed, int, bool) {
 		}
 	}
 	n++
+	if plain {
+		if i := common(b[n0+1 : n-1]); i >= 0 {
+			return commonLiterals[i], n, true // boxed once (commonStrings)
+		}
+	}
 	lit := hujson.Literal(b[n0:n:n])
 	if !plain && !lit.IsValid() {
 		return nil, n0, false

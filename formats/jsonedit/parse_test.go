@@ -3,6 +3,7 @@ package jsonedit
 import (
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -122,4 +123,44 @@ func BenchmarkParseTree(b *testing.B) {
 			}
 		}
 	})
+}
+
+// A string that common knows decodes as any other: the same text, and
+// without a copy of its own; the switch names every commonStrings entry
+// at its place; and a tree that shares their literals reads and places
+// each member as written.
+func TestCommonStringsDecodeAsWritten(t *testing.T) {
+	for i, s := range commonStrings {
+		if got := common([]byte(s)); got != i {
+			t.Fatalf("common(%q) = %d, want %d: the switch and commonStrings differ", s, got, i)
+		}
+	}
+	for _, s := range []string{"command", "args", "env", "type", "url", "headers", "Authorization", "-y", "npx", "commands", "Command", "", "stdio "} {
+		lit := hujson.Literal(strconv.Quote(s))
+		if got := unquote(lit); got != s {
+			t.Fatalf("unquote(%s) = %q, want %q", lit, got, s)
+		}
+	}
+	lit := hujson.Literal(`"command"`)
+	if n := testing.AllocsPerRun(100, func() { unquote(lit) }); n != 0 {
+		t.Errorf("unquote of a common name: %v allocations, want 0", n)
+	}
+	src := `{"a": {"command": "npx", "args": ["-y", "x"]}, "b": {"type": "sse", "url": "u", "command": "npx"}}`
+	d, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range d.Root().Members() {
+		for _, f := range m.Value.Members() {
+			if got := string(f.Key.Raw()); got != strconv.Quote(f.Name) {
+				t.Errorf("%s.%s: key at its place reads %s", m.Name, f.Name, got)
+			}
+			if text, ok := f.Value.Text(); ok && string(f.Value.Raw()) != strconv.Quote(text) {
+				t.Errorf("%s.%s: value %q at its place reads %s", m.Name, f.Name, text, f.Value.Raw())
+			}
+		}
+	}
+	if got, _ := d.Root().Get("b").Get("command").Text(); got != "npx" {
+		t.Errorf("b.command = %q, want npx", got)
+	}
 }
