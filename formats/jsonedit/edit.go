@@ -510,33 +510,44 @@ func (d *Doc) appendToEmpty(container Node, open, closing int, renderItems func(
 // memberRenderer renders each field as `"name": value`.
 func memberRenderer(fields []Field) func(layout) ([]string, error) {
 	return func(l layout) ([]string, error) {
-		out := make([]string, len(fields))
-		for i, f := range fields {
-			var b textBuilder
-			writeString(&b, f.Key)
+		return renderEach(len(fields), func(b *textBuilder, i int) error {
+			writeString(b, fields[i].Key)
 			b.WriteString(l.colon)
-			if err := render(&b, f.Value, l); err != nil {
-				return nil, err
-			}
-			out[i] = b.String()
-		}
-		return out, nil
+			return render(b, fields[i].Value, l)
+		})
 	}
 }
 
 // elementRenderer renders each value as an array element.
 func elementRenderer(values []any) func(layout) ([]string, error) {
 	return func(l layout) ([]string, error) {
-		out := make([]string, len(values))
-		for i, v := range values {
-			var b textBuilder
-			if err := render(&b, v, l); err != nil {
-				return nil, err
-			}
-			out[i] = b.String()
-		}
-		return out, nil
+		return renderEach(len(values), func(b *textBuilder, i int) error {
+			return render(b, values[i], l)
+		})
 	}
+}
+
+// renderEach renders n items, each by item, into one text and returns
+// each item's part of it. A builder of its own for each item grew from
+// nothing in five or six steps: appending 10,000 servers to a file made
+// 60,000 allocations, three times the text in garbage.
+func renderEach(n int, item func(b *textBuilder, i int) error) ([]string, error) {
+	var b textBuilder
+	ends := make([]int, n)
+	for i := range n {
+		if err := item(&b, i); err != nil {
+			return nil, err
+		}
+		ends[i] = b.Len()
+	}
+	all := b.String()
+	out := make([]string, n)
+	start := 0
+	for i, end := range ends {
+		out[i] = all[start:end]
+		start = end
+	}
+	return out, nil
 }
 
 // deleteSplices cuts item i of a container with its comma and the rest of
