@@ -18,7 +18,9 @@
 # Usage: bash bench/peer-export.sh [RUNS] [SERVERS ...]
 #   (default 10 runs each, at 3 servers; give sizes, e.g. 50 1000 10000,
 #   for the same job with that many generated servers, a third of each
-#   kind; larger sizes run fewer times, RUNS/5 at 1,000 and 8 at 10,000)
+#   kind; larger sizes run fewer times, RUNS/5 at 1,000 and 8 at 10,000);
+#   IDLE=2 bash bench/peer-export.sh 10 50 10000 times each run after 2 s
+#   with nothing running (see IDLE below)
 # Needs: go, node >= 20 and npm (the npm registry once, to install the
 # peers into a cache directory); hyperfine is used when installed, else
 # interleaved rounds (one run of each tool per round), each run timed by a
@@ -27,6 +29,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-10}
 shift || true
+# IDLE=SECONDS (default 0) has every timed run start after that long with
+# nothing running: a run after the machine sat idle, as most runs of a tool
+# like these are, not right after another run. On a virtual machine that
+# hands freed memory back to its host, the memory a run then touches first
+# is faulted in on the host again (see internal/gctune).
+IDLE=${IDLE:-0}
 SIZES=("$@")
 RULER_VERSION=0.3.44
 
@@ -181,6 +189,10 @@ mkdir -p "$seed/home/.cache/mcpsync"
 rm -rf "$seed/home/.cache/mcpsync/parsed"
 cp -r "$run/home/.cache/mcpsync/parsed" "$seed/home/.cache/mcpsync/"
 prepare_cold="$prepare && rm -rf $run/home/.cache/mcpsync/parsed"
+if [ "$IDLE" != 0 ]; then
+  prepare+=" && sleep $IDLE"
+  prepare_cold+=" && sleep $IDLE"
+fi
 
 rulesync_ms=""
 if command -v hyperfine >/dev/null 2>&1; then
@@ -240,7 +252,9 @@ else
   how="median of $RUNS interleaved rounds"
 fi
 ratio() { echo "scale=1; $1 / $2" | bc; }
-echo "export of $label to 4 clients ($how):"
+idle=""
+[ "$IDLE" = 0 ] || idle=", each run after $IDLE s idle"
+echo "export of $label to 4 clients ($how$idle):"
 echo "  mcpsync:          ${mcpsync_ms} ms"
 echo "  ruler $RULER_VERSION:    ${ruler_ms} ms, $(ratio "$ruler_ms" "$mcpsync_ms")x as long as mcpsync"
 if [ -n "$rulesync_ms" ]; then
