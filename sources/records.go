@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"time"
 
 	"github.com/mcpsync/mcpsync/canonical"
@@ -307,7 +306,5 @@ func (r *Records) InEffect(src store.Source) []canonical.Server {
 
 // Names returns the recorded source names, sorted.
 func (r *Records) Names() []string {
-	names := mapkeys.Sorted(r.Sources)
-	sort.Strings(names)
-	return names
+	return mapkeys.Sorted(r.Sources)
 }
