@@ -34,8 +34,9 @@ func joinPath(path []string) string { return strings.Join(path, pathSep) }
 // appendPart adds the i'th part (from 0) of a path to key, the joined
 // parts before it. The scan looks up every prefix of every header and
 // key/value: by a key built so, m[string(key)] copies nothing, where a
-// joinPath for each made a Codex file of 10,000 servers allocate some
-// 100,000 strings. A key kept in a map is copied (string(key)).
+// joinPath for each made writing and reading back a Codex file of 1,000
+// servers allocate some 8,000 strings (BenchmarkWriteReadBack1000). A key
+// kept in a map is copied (string(key)).
 func appendPart(key []byte, path []string, i int) []byte {
 	if i > 0 {
 		key = append(key, pathSep...)
