@@ -3,9 +3,9 @@ package render
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
+	"github.com/mcpsync/mcpsync/internal/mapkeys"
 	"github.com/mcpsync/mcpsync/resolve"
 )
 
@@ -13,10 +13,10 @@ import (
 func Resolved(w io.Writer, res *resolve.Result) {
 	fmt.Fprintf(w, "resolved %s via %s (%s)\n", res.Input.String(), res.Step, res.Source)
 	fmt.Fprintf(w, "  %s: %s\n", res.Server.Name, resolve.CommandLine(res.Server))
-	for _, k := range sortedStringKeys(res.Server.Env) {
+	for _, k := range mapkeys.Sorted(res.Server.Env) {
 		fmt.Fprintf(w, "    env %s=%s\n", k, res.Server.Env[k])
 	}
-	for _, k := range sortedStringKeys(res.Server.Headers) {
+	for _, k := range mapkeys.Sorted(res.Server.Headers) {
 		fmt.Fprintf(w, "    header %s: %s\n", k, res.Server.Headers[k])
 	}
 	var optional []string
@@ -101,13 +101,4 @@ func Steps(w io.Writer, in resolve.Input, steps []resolve.Step, o Paths) {
 		}
 		fmt.Fprintln(w, line)
 	}
-}
-
-func sortedStringKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -1,10 +1,10 @@
 package spec
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/mapkeys"
 )
 
 // mcpRemoteDialect is what mcp-remote expands in --header values: ${VAR}
@@ -20,12 +20,7 @@ func bridgeArgs(s canonical.Server, windows bool, problem func(field, msg string
 	if canonical.Parse(s.URL, canonical.DialectCanonical).HasRefs() {
 		problem("url", "mcp-remote does not expand references in the url; "+s.URL+" reaches it literally")
 	}
-	keys := make([]string, 0, len(s.Headers))
-	for k := range s.Headers {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range mapkeys.Sorted(s.Headers) {
 		t := canonical.Parse(s.Headers[k], canonical.DialectCanonical)
 		v, probs := t.Render(mcpRemoteDialect)
 		for _, p := range probs {

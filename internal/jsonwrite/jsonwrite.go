@@ -6,12 +6,12 @@ package jsonwrite
 import (
 	"bytes"
 	"encoding/json"
-	"slices"
 	"strconv"
 	"time"
 	"unicode/utf8"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/mapkeys"
 )
 
 // AppendServer appends s as encoding/json's Marshal writes it, byte for
@@ -211,11 +211,7 @@ func (e enc) mapField(b []byte, key string, m map[string]string) []byte {
 		}
 		return b
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := mapkeys.Sorted(m)
 	b = append(b, ',', '"')
 	b = append(b, key...)
 	b = append(b, `":{`...)

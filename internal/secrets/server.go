@@ -13,6 +13,7 @@ import (
 	"unsafe"
 
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/mapkeys"
 )
 
 // A ServerFinding is a secret-looking literal in one field of a server.
@@ -128,12 +129,12 @@ func (s *Scanner) Server(srv canonical.Server) []ServerFinding {
 				Var: suggestVar(srv.Name, field, key, fd)})
 		}
 	}
-	for _, k := range sortedKeys(srv.Env) {
+	for _, k := range mapkeys.Sorted(srv.Env) {
 		if fds := s.scan(Field{Place: InEnv, Name: k}, srv.Env[k]); len(fds) > 0 {
 			add(fds, "env."+k, k, true)
 		}
 	}
-	for _, k := range sortedKeys(srv.Headers) {
+	for _, k := range mapkeys.Sorted(srv.Headers) {
 		if fds := s.scan(Field{Place: InHeader, Name: k}, srv.Headers[k]); len(fds) > 0 {
 			add(fds, "headers."+k, k, true)
 		}
@@ -157,8 +158,8 @@ func (s *Scanner) Server(srv canonical.Server) []ServerFinding {
 	if o := srv.Auth.OAuth; o != nil && o.ClientSecret != "" {
 		add(s.scan(Field{Place: InOther, Name: "client_secret"}, o.ClientSecret), "oauth.clientSecret", "client_secret", true)
 	}
-	for _, client := range sortedKeys(srv.Extra) {
-		for _, key := range sortedKeys(srv.Extra[client]) {
+	for _, client := range mapkeys.Sorted(srv.Extra) {
+		for _, key := range mapkeys.Sorted(srv.Extra[client]) {
 			var v any
 			if json.Unmarshal(srv.Extra[client][key], &v) != nil {
 				continue
@@ -198,13 +199,11 @@ func walkStrings(v any, name string, fn func(name, s string)) {
 			walkStrings(e, name, fn)
 		}
 	case map[string]any:
-		for _, k := range sortedKeys(x) {
+		for _, k := range mapkeys.Sorted(x) {
 			walkStrings(x[k], k, fn)
 		}
 	}
 }
-
-func sortedKeys[V any](m map[string]V) []string { return sortedInto(make([]string, 0, len(m)), m) }
 
 // suggestVar names the variable that should hold a secret found in field.
 func suggestVar(server, field, key string, f Finding) string {
@@ -570,7 +569,7 @@ func appendScanKey(b []byte, srv canonical.Server) []byte {
 	}
 	b = binary.AppendUvarint(b, uint64(len(srv.Extra)))
 	if len(srv.Extra) > 0 {
-		for _, c := range sortedKeys(srv.Extra) {
+		for _, c := range mapkeys.Sorted(srv.Extra) {
 			b = binary.AppendUvarint(appendPiece(b, c), uint64(len(srv.Extra[c])))
 			for _, k := range sortedInto(keys[:0], srv.Extra[c]) {
 				b = appendPiece(appendPiece(b, k), srv.Extra[c][k])
