@@ -303,6 +303,16 @@ func timed(b *testing.B, setup, op func()) time.Duration {
 	return total / time.Duration(b.N)
 }
 
+// allocsOf is how many heap allocations f makes (a fresh export's, for
+// one: the figure the changes that spare allocations are measured by).
+func allocsOf(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.Mallocs - before.Mallocs
+}
+
 // goal reports ratio as metric and says when it is above max: the goal
 // is missed (benchgoal.Ratio).
 func goal(b *testing.B, metric string, ratio, max float64) {
@@ -336,7 +346,7 @@ func BenchmarkExport(b *testing.B) {
 				fresh := timed(b, p.clean, func() { files = p.exportApply(clients) })
 				b.ReportMetric(float64(files), "files")
 				p.clean()
-				p.exportApply(clients)
+				b.ReportMetric(float64(allocsOf(func() { p.exportApply(clients) })), "allocs-fresh")
 				noop := timed(b, nil, func() {
 					if n := p.exportApply(clients); n != 0 {
 						b.Fatalf("no-op export changed %d files", n)

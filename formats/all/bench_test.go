@@ -65,6 +65,27 @@ func BenchmarkConvert1000(b *testing.B) {
 	}
 }
 
+// BenchmarkAppend1000 writes 1,000 servers into a Cursor file that
+// already holds one of the user's own, beside a comment: each is appended
+// to the servers the file has (jsonedit's memberRenderer), not written as
+// a new file.
+func BenchmarkAppend1000(b *testing.B) {
+	reg := NewRegistry(Options{})
+	cursor, _ := reg.Lookup("cursor")
+	loc := formatstest.DefaultLocation(cursor)
+	existing := []byte("{\n  // mine\n  \"mcpServers\": {\n    \"own\": {\"command\": \"x\"}\n  }\n}\n")
+	set, _ := cursor.Decode(loc, existing) // the user's own server stays
+	added, _ := cursor.Decode(loc, cursorFile(1000))
+	set.Servers = append(set.Servers, added.Servers...)
+	b.ReportAllocs()
+	for b.Loop() {
+		out, diags := cursor.Encode(loc, existing, set, formats.EncodeOptions{OS: "linux"})
+		if diags.HasErrors() || !strings.Contains(string(out), `"own"`) {
+			b.Fatalf("encode: %v", diags.Err())
+		}
+	}
+}
+
 // BenchmarkConvert1000PerClient splits BenchmarkConvert1000: decoding the
 // Cursor file, then writing the set as each client.
 func BenchmarkConvert1000PerClient(b *testing.B) {
