@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -444,8 +445,9 @@ func probeStdio(ctx context.Context, sp *spec, opts Options) outcome {
 		msg := fmt.Sprintf("no answer to %s within %s; the server's process group was killed", stage, sp.timeout)
 		out.fail(failure{cat: InitTimeout, msg: msg,
 			hint: "raise --timeout (a first npx/uvx run downloads packages), or set the server's startup timeout in its config"})
-	case errors.Is(err, transport.ErrTransportClosed) && exited:
-		// The server closed stdout before the probe was done: it ended by itself.
+	case endedByItself(err, exited):
+		// The server closed stdout before the probe was done, or stdin
+		// before the probe wrote to it: it ended by itself.
 		out.exitCode = code
 		hint := "run the command by hand to see its whole output"
 		if len(out.stderr) > 0 {
@@ -462,6 +464,18 @@ func probeStdio(ctx context.Context, sp *spec, opts Options) outcome {
 			hint: "the server did not answer as an MCP server should; its last stderr lines may say why"})
 	}
 	return out
+}
+
+// endedByItself reports whether err, the error that stopped a probe of a
+// stdio server that has exited (not by the probe's signal), is the
+// server's end seen from the probe's side: its stdout closed (the read
+// found the end), or its stdin (the write found no reader: EPIPE). Which
+// of the two the probe meets first is a race between its first write
+// and the server's exit: a server that exits at once was reported as a
+// protocol error ("failed to write request: ... broken pipe") whenever
+// the probe wrote after it was gone, as on a loaded machine.
+func endedByItself(err error, exited bool) bool {
+	return exited && (errors.Is(err, transport.ErrTransportClosed) || errors.Is(err, syscall.EPIPE) || errors.Is(err, os.ErrClosed))
 }
 
 // unreachable says a failure left nothing at the URL to ask for a card.

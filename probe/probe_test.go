@@ -3,6 +3,8 @@ package probe
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"log"
 	"net"
@@ -14,9 +16,11 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mcpsync/mcpsync/canonical"
 	"github.com/mcpsync/mcpsync/internal/mcpfixture"
 )
@@ -251,6 +255,32 @@ func TestExitedAtOnce(t *testing.T) {
 	}
 	if !strings.Contains(r.Message, "exited with code 7") {
 		t.Errorf("message %q", r.Message)
+	}
+}
+
+// TestEndedByItselfWhicheverEndTheProbeMeets: a server that exits at once
+// is Exited whether the probe's first write found its stdin closed
+// (EPIPE, wrapped as mcp-go wraps it: the testscript probe_table saw
+// "protocol_error: initialize: transport error: failed to write request:
+// write |1: broken pipe" on a loaded machine) or its read found stdout
+// closed; a server still running that closed stdout is not.
+func TestEndedByItselfWhicheverEndTheProbeMeets(t *testing.T) {
+	epipe := transport.NewError(fmt.Errorf("failed to write request: %w", &os.PathError{Op: "write", Path: "|1", Err: syscall.EPIPE}))
+	closed := fmt.Errorf("initialize: %w", transport.ErrTransportClosed)
+	for _, c := range []struct {
+		err    error
+		exited bool
+		want   bool
+	}{
+		{epipe, true, true},
+		{closed, true, true},
+		{closed, false, false},
+		{epipe, false, false},
+		{errors.New("invalid character 'x' looking for beginning of value"), true, false},
+	} {
+		if got := endedByItself(c.err, c.exited); got != c.want {
+			t.Errorf("endedByItself(%v, exited %v) = %v, want %v", c.err, c.exited, got, c.want)
+		}
 	}
 }
 
