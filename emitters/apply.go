@@ -126,11 +126,13 @@ const StatesFileName = "states~.json"
 //     the state's record of each file too), and temporary files that a
 //     killed mcpsync left next to the plan's files are removed;
 //  4. each file is written atomically (temp file, fsync, rename) through
-//     symlinks, keeping its mode (0600 for new files); a file checked
-//     again right before its write; the files written at once, then the
-//     files removed (writeAll);
-//  5. if a write fails, the files this apply wrote or removed are
-//     restored from the backups and the error says so;
+//     symlinks, keeping its mode (0600 for new files): every file's new
+//     bytes are synced beside it first, and none is replaced unless all
+//     of them were; then each is checked again and renamed into place,
+//     and their folders are synced together; then the files removed
+//     (writeAll);
+//  5. if a rename or a removal fails, the files this apply wrote or
+//     removed are restored from the backups and the error says so;
 //  6. the state records the new hashes and managed entries, and is saved;
 //  7. old backups are pruned (opts.Retention).
 func Apply(p *Plan, opts ApplyOptions) (*Result, error) {
@@ -241,32 +243,71 @@ func hashAfter(changes []*FileChange) {
 // maxWriters bounds the files Apply writes at once.
 const maxWriters = 16
 
-// writeAll writes every change: the files a plan writes all at once, each
-// atomically (its temporary copy, fsync and rename do not wait for another
-// file's, and the fsyncs of one journal commit together), then the files
-// it removes, one after the other (removing a file removes the folders it
-// leaves empty, which a file being written may be about to use), at most
-// writers at a time. It returns the first error in the plan's order, and
-// the changes made, for rollback.
+// writeAll writes every change: the files a plan writes, then the files
+// it removes, and returns the first error in the plan's order, and the
+// changes made, for rollback.
+//
+// The files written go in three steps, each for all of them at once, at
+// most writers at a time: each is staged (its new bytes synced to a
+// temporary file beside it, its missing folders made), then committed
+// (checked once more against what was planned, and renamed into place),
+// and then the folders of all of them are synced together, each folder
+// once. A sync waits for the file system's journal to commit, and syncs
+// under way together wait for the same commit: written one whole file at a
+// time, each file waited for its folders' syncs, its own, and its
+// folder's after the rename, in turn (a fresh export to five clients
+// synced the project folder five times). A file that cannot be staged
+// stops the apply before any file is replaced.
+//
+// The files removed go one after the other (removing a file removes the
+// folders it leaves empty, which a file being written may be about to
+// use).
 func writeAll(changes []*FileChange, writers int) (done []*FileChange, err error) {
-	errs := make([]error, len(changes))
-	var wg sync.WaitGroup
-	slots := make(chan struct{}, writers)
+	var writes []int
 	for i, fc := range changes {
-		if fc.Kind == Delete {
-			continue
+		if fc.Kind != Delete {
+			writes = append(writes, i)
 		}
-		wg.Go(func() {
-			slots <- struct{}{}
-			defer func() { <-slots }()
-			errs[i] = fc.write()
-		})
 	}
-	wg.Wait()
-	for i, fc := range changes {
-		if errs[i] == nil && fc.Kind != Delete {
-			done = append(done, fc)
+	staged := make([]*atomicfile.Staged, len(changes))
+	made := make([][]string, len(changes)) // the folders staging each file makes
+	errs := make([]error, len(changes))
+	eachWrite := func(f func(i int)) {
+		var wg sync.WaitGroup
+		slots := make(chan struct{}, writers)
+		for _, i := range writes {
+			wg.Go(func() {
+				slots <- struct{}{}
+				defer func() { <-slots }()
+				f(i)
+			})
 		}
+		wg.Wait()
+	}
+	eachWrite(func(i int) { staged[i], made[i], errs[i] = changes[i].stage() })
+	if err := firstErr(errs); err != nil {
+		for _, i := range writes {
+			if staged[i] != nil {
+				staged[i].Abort()
+				staged[i].Close()
+			}
+			removeEmptyDirs(made[i])
+		}
+		return nil, err
+	}
+	eachWrite(func(i int) { errs[i] = changes[i].commit(staged[i], made[i]) })
+	var syncs []atomicfile.DirSync
+	for _, i := range writes {
+		if errs[i] == nil {
+			done = append(done, changes[i])
+			syncs = append(syncs, staged[i].Dirs()...)
+		} else {
+			removeEmptyDirs(made[i]) // its commit removed its temporary file
+		}
+	}
+	atomicfile.SyncDirs(syncs)
+	for _, i := range writes {
+		staged[i].Close()
 	}
 	if err := firstErr(errs); err != nil {
 		return done, err
@@ -275,7 +316,7 @@ func writeAll(changes []*FileChange, writers int) (done []*FileChange, err error
 		if fc.Kind != Delete {
 			continue
 		}
-		if err := fc.write(); err != nil {
+		if err := fc.remove(); err != nil {
 			return done, err
 		}
 		done = append(done, fc)
@@ -304,31 +345,36 @@ func (fc *FileChange) unchangedOnDisk() bool {
 	return data != nil && ledger.HashBytes(data) == fc.BeforeHash
 }
 
-func (fc *FileChange) write() error {
+// remove carries out a Delete change, once the file is checked again.
+func (fc *FileChange) remove() error {
 	if !fc.unchangedOnDisk() {
 		return &DriftError{Paths: []string{fc.Path}}
 	}
-	if fc.Kind == Delete {
-		// mcpsync created a plain file; if the user has since replaced it
-		// with a symlink, the link is theirs: empty its target instead.
-		if fi, err := os.Lstat(fc.Path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-			if fc.restored != nil {
-				// A restore of a file that did not exist: the link was
-				// there, dangling, before; only its target goes.
-				real, err := safefile.Resolve(fc.Path, fc.Root)
-				if err != nil {
-					return err
-				}
-				return safefile.Remove(real, fc.Root)
+	// mcpsync created a plain file; if the user has since replaced it
+	// with a symlink, the link is theirs: empty its target instead.
+	if fi, err := os.Lstat(fc.Path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if fc.restored != nil {
+			// A restore of a file that did not exist: the link was
+			// there, dangling, before; only its target goes.
+			real, err := safefile.Resolve(fc.Path, fc.Root)
+			if err != nil {
+				return err
 			}
-			return safefile.WriteFile(fc.Path, fc.Root, []byte{}, NewFileMode)
+			return safefile.Remove(real, fc.Root)
 		}
-		if err := safefile.Remove(fc.Path, fc.Root); err != nil {
-			return err
-		}
-		removeEmptyDirs(fc.removeDirs)
-		return nil
+		return safefile.WriteFile(fc.Path, fc.Root, []byte{}, NewFileMode)
 	}
+	if err := safefile.Remove(fc.Path, fc.Root); err != nil {
+		return err
+	}
+	removeEmptyDirs(fc.removeDirs)
+	return nil
+}
+
+// stage syncs the new bytes of a change that writes to a temporary file
+// beside its file (safefile.Stage), and returns it with the folders it
+// made for a new file, innermost first.
+func (fc *FileChange) stage() (*atomicfile.Staged, []string, error) {
 	// An existing file keeps its mode; a new one gets fc.Mode, which is
 	// NewFileMode unless a restore brings back a file that had another.
 	mode := fc.Mode
@@ -339,10 +385,23 @@ func (fc *FileChange) write() error {
 	if fc.Before == nil {
 		dirs = missingDirs(fc.Path, fc.Root)
 	}
-	if err := safefile.WriteFile(fc.Path, fc.Root, fc.After, mode); err != nil {
+	s, err := safefile.Stage(fc.Path, fc.Root, fc.After, mode)
+	return s, dirs, err
+}
+
+// commit renames the staged bytes into place, once the file is checked
+// again: what it holds may have changed since it was planned, or since
+// Apply read it back (a client saving it meanwhile). made is the folders
+// staging made for it, which rollback removes with a new file.
+func (fc *FileChange) commit(s *atomicfile.Staged, made []string) error {
+	if !fc.unchangedOnDisk() {
+		s.Abort()
+		return &DriftError{Paths: []string{fc.Path}}
+	}
+	if err := s.Commit(); err != nil {
 		return err
 	}
-	fc.createdDirs = dirs
+	fc.createdDirs = made
 	return nil
 }
 

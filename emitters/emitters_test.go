@@ -331,6 +331,40 @@ func TestFailedWriteRollsBackEveryOtherFile(t *testing.T) {
 	}
 }
 
+// A file whose write cannot even begin (here: the folder it is to be
+// created in is a file by the time of the write) stops the apply before
+// any other file is replaced: the other file is never written and
+// restored, it is not touched at all (the same file, not a copy put
+// back: a second link to it still names the file .a is), and the error
+// says that nothing was written.
+func TestUnstageableFileLeavesTheOthersUntouched(t *testing.T) {
+	sb := newSandbox(t)
+	sb.write(".a", "# a\n")
+	if err := os.Link(filepath.Join(sb.home, ".a"), filepath.Join(sb.home, "a-link")); err != nil {
+		t.Skip("no hard links here:", err)
+	}
+	b := Target{Adapter: lineAdapter{id: "b"}, Location: formats.Location{Client: "b", Scope: canonical.ScopeUser,
+		Path: filepath.Join(sb.home, "sub", ".b")}}
+	p := sb.plan([]Target{sb.target(lineAdapter{id: "a"}, ""), b}, []canonical.Server{stdio("gh", "npx")}, nil)
+	_, err := Apply(p, ApplyOptions{StateDir: sb.stateDir, State: sb.st, BeforeWrite: func([]string) {
+		sb.write("sub", "a file where .b's folder was to be made\n")
+	}})
+	if err == nil || !strings.Contains(err.Error(), "nothing was written") {
+		t.Fatalf("Apply = %v, want an error that says nothing was written", err)
+	}
+	link, _ := os.Stat(filepath.Join(sb.home, "a-link"))
+	after, err := os.Stat(filepath.Join(sb.home, ".a"))
+	if err != nil || !os.SameFile(link, after) || sb.read(".a") != "# a\n" {
+		t.Fatalf(".a was replaced (and put back) instead of left alone: %v", err)
+	}
+	entries, _ := os.ReadDir(sb.home)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".mcpsync-") {
+			t.Errorf("temporary file %s left behind", e.Name())
+		}
+	}
+}
+
 func TestSymlinkIsKeptAndBackupWritten(t *testing.T) {
 	sb := newSandbox(t)
 	a := lineAdapter{id: "fake"}

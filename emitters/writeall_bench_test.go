@@ -15,9 +15,10 @@ import (
 // in a folder of its own, as .cursor/mcp.json and .codex/config.toml are)
 // all at once and one after the other, in the same run. x-one-at-a-time
 // is the ratio: at most 1 holds writing at once no slower. Every write
-// is a temporary file, its fsync, a rename and the folder's fsync, so on
-// a real disk most of the time is the fsyncs, which a journal commits
-// together.
+// is a temporary file and its fsync, a rename, and the fsyncs of its
+// folder and of the one that holds it (the folders of all five synced
+// together at the end, either way), so on a real disk most of the time
+// is the fsyncs.
 func BenchmarkWriteAll(b *testing.B) {
 	root := b.TempDir()
 	data := []byte(strings.Repeat(`"server": {"command": "npx", "args": ["-y", "@example/server"]},`+"\n", 130)) // ~8 KB, 50 servers

@@ -27,6 +27,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -81,55 +82,156 @@ func WriteFile(path string, data []byte, newPerm fs.FileMode) error {
 // held whole in memory to be written. An error from write leaves the file
 // as it was.
 func Write(path string, newPerm fs.FileMode, write func(io.Writer) error) error {
-	real, err := Resolve(path)
+	s, err := Stage(path, newPerm, write)
 	if err != nil {
 		return err
+	}
+	return s.Finish()
+}
+
+// Stage is the first half of Write: the new bytes durable in a temporary
+// file beside the file at path (through symlinks), its missing
+// directories made, and nothing replaced yet. Commit, then SyncDirs of
+// its Dirs, then Close finish it (Finish is the three); Abort undoes it.
+func Stage(path string, newPerm fs.FileMode, write func(io.Writer) error) (*Staged, error) {
+	real, err := Resolve(path)
+	if err != nil {
+		return nil, err
 	}
 	perm := newPerm
 	if fi, err := os.Stat(real); err == nil {
 		if !fi.Mode().IsRegular() {
-			return fmt.Errorf("%s: not a regular file", real)
+			return nil, fmt.Errorf("%s: not a regular file", real)
 		}
 		perm = fi.Mode().Perm()
 	}
 	dir := filepath.Dir(real)
-	if err := MkdirAll(dir, 0o700); err != nil {
-		return err
+	var syncs []DirSync
+	if err := MkdirAllIn(osDirs{}, dir, 0o700, func(d string) { syncs = append(syncs, osDirSync(d)) }); err != nil {
+		return nil, err
 	}
 	// A temporary file left by a writer that was killed is removed here,
 	// the next time the same file is written (see CleanStale).
 	CleanStale(real)
 	tmp, err := os.CreateTemp(dir, tempPrefix(real)+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	tmpName := tmp.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			tmp.Close()
-			os.Remove(tmpName)
-		}
-	}()
-	if err := tmp.Chmod(perm); err != nil && runtime.GOOS != "windows" {
+	if err := Fill(tmp, perm, write); err != nil {
+		os.Remove(tmpName)
+		return nil, err
+	}
+	return NewStaged(real,
+		func() error { return Replace(real, func() error { return os.Rename(tmpName, real) }) },
+		func() { os.Remove(tmpName) },
+		append(syncs, osDirSync(dir)), nil), nil
+}
+
+// Fill gives tmp, a new temporary file, its mode (not on Windows, which
+// has none to give) and the bytes write writes, syncs and closes it.
+func Fill(tmp *os.File, perm fs.FileMode, write func(io.Writer) error) error {
+	err := tmp.Chmod(perm)
+	if runtime.GOOS == "windows" {
+		err = nil
+	}
+	if err == nil {
+		err = write(tmp)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// A Staged write is a file's new bytes, synced to a temporary file beside
+// it, waiting to be renamed into place. Writing several files, a caller
+// stages them all, commits them all, and then syncs the directories of
+// all of them at once (SyncDirs): each directory is synced once, however
+// many of the files it holds, and the syncs of a batch wait for the same
+// journal commit, where writing the files one whole write at a time made
+// a commit's wait for each sync in turn. A rename is durable once its
+// directory is synced, and a new directory once the one holding it is:
+// until SyncDirs returns, a crash may leave a file as it was, never
+// half written.
+type Staged struct {
+	// Path is the file the write replaces (through its links).
+	Path    string
+	commit  func() error
+	abort   func()
+	dirs    []DirSync
+	release func()
+	done    bool // committed or aborted
+}
+
+// NewStaged is a Staged write whose temporary file is renamed into place
+// by commit and removed by abort; dirs are the directories to sync once
+// it is committed (its own, and the one holding each directory made for
+// it); release, when not nil, lets go of what the syncs need (Close).
+func NewStaged(path string, commit func() error, abort func(), dirs []DirSync, release func()) *Staged {
+	return &Staged{Path: path, commit: commit, abort: abort, dirs: dirs, release: release}
+}
+
+// Commit renames the new bytes into place. On an error the file is as it
+// was and the temporary file is removed.
+func (s *Staged) Commit() error {
+	if s.done {
+		return fmt.Errorf("%s: the write was already committed or aborted", s.Path)
+	}
+	s.done = true
+	if err := s.commit(); err != nil {
+		s.abort()
 		return err
 	}
-	if err := write(tmp); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := Replace(real, func() error { return os.Rename(tmpName, real) }); err != nil {
-		return err
-	}
-	ok = true
-	syncDir(dir)
 	return nil
 }
+
+// Abort removes the temporary file of a write not committed.
+func (s *Staged) Abort() {
+	if !s.done {
+		s.done = true
+		s.abort()
+	}
+}
+
+// Dirs is the directories to sync once the write is committed.
+func (s *Staged) Dirs() []DirSync { return s.dirs }
+
+// Close lets go of what the write held for its syncs; call it after
+// SyncDirs (and Abort, for a write not committed).
+func (s *Staged) Close() {
+	if s.release != nil {
+		s.release()
+		s.release = nil
+	}
+}
+
+// Finish commits the write, syncs its directories and closes it: the rest
+// of WriteFile after Stage.
+func (s *Staged) Finish() error {
+	defer s.Close()
+	if err := s.Commit(); err != nil {
+		return err
+	}
+	SyncDirs(s.Dirs())
+	return nil
+}
+
+// A DirSync is a directory to sync: Dir names it (two with the same name
+// are synced once), and sync syncs it.
+type DirSync struct {
+	Dir  string
+	sync func()
+}
+
+// NewDirSync is a sync of dir made by sync (safefile's, through its root).
+func NewDirSync(dir string, sync func()) DirSync { return DirSync{Dir: dir, sync: sync} }
+
+// osDirSync syncs dir as the machine's file system names it.
+func osDirSync(dir string) DirSync { return DirSync{Dir: dir, sync: func() { syncDir(dir) }} }
 
 // syncDir makes the rename durable. Errors are ignored: some filesystems
 // cannot fsync a directory, and the rename itself already happened. A
@@ -151,16 +253,16 @@ var syncDir = func(dir string) {
 // many others), and so is a new backup folder, the one copy of what a
 // write replaced.
 func MkdirAll(dir string, perm fs.FileMode) error {
-	var holders []string
-	err := MkdirAllIn(osDirs{}, dir, perm, func(d string) { holders = append(holders, d) })
-	syncTogether(holders)
+	var holders []DirSync
+	err := MkdirAllIn(osDirs{}, dir, perm, func(d string) { holders = append(holders, osDirSync(d)) })
+	SyncDirs(holders)
 	return err
 }
 
 // MkdirAllLater is MkdirAll that leaves the syncs to the next durable
-// write of this package (MkdirAll, and Write and WriteFile, which begin
-// with it): that write makes them beside the syncs of the directories it
-// makes itself, and returns only once they are done, so nothing is
+// write of this package (SyncDirs: MkdirAll, and Write and WriteFile,
+// which end with it): that write makes them beside the syncs of its own
+// directories, and returns only once they are done, so nothing is
 // durable in the directories before they are. A run that writes nothing
 // durable (a lock file need not be) never makes them.
 //
@@ -181,7 +283,7 @@ func MkdirAllLater(dir string, perm fs.FileMode) error {
 
 // later is the directories MkdirAllLater made whose holders are not
 // synced yet, and their syncs under way: done is closed once the last
-// batch syncTogether started, and every batch before it, is done (nil:
+// batch SyncDirs started, and every batch before it, is done (nil:
 // none was).
 var later struct {
 	mu   sync.Mutex
@@ -189,10 +291,10 @@ var later struct {
 	done chan struct{}
 }
 
-// syncTogether syncs dirs, in turn, while the directories MkdirAllLater
-// left are synced beside them, and returns once all are done, and every
-// such batch started before.
-func syncTogether(dirs []string) {
+// SyncDirs syncs dirs, each directory once, all at once, while the
+// directories MkdirAllLater left are synced beside them, and returns once
+// all are done, and every such batch started before.
+func SyncDirs(dirs []DirSync) {
 	later.mu.Lock()
 	pending, before := later.dirs, later.done
 	later.dirs = nil
@@ -201,9 +303,11 @@ func syncTogether(dirs []string) {
 		later.done = done
 		go func() {
 			defer close(done)
-			for _, d := range pending {
-				syncDir(d)
+			syncs := make([]DirSync, len(pending))
+			for i, d := range pending {
+				syncs[i] = osDirSync(d)
 			}
+			syncEach(syncs)
 			if before != nil {
 				<-before // done stands for every batch started before it
 			}
@@ -211,12 +315,23 @@ func syncTogether(dirs []string) {
 	}
 	wait := later.done
 	later.mu.Unlock()
-	for _, d := range dirs {
-		syncDir(d)
-	}
+	syncEach(dirs)
 	if wait != nil {
 		<-wait
 	}
+}
+
+// syncEach syncs each directory of dirs once, all at once: syncs under
+// way together wait for the same journal commit.
+func syncEach(dirs []DirSync) {
+	var wg sync.WaitGroup
+	for i, d := range dirs {
+		if slices.ContainsFunc(dirs[:i], func(e DirSync) bool { return e.Dir == d.Dir }) {
+			continue // a batch is a few directories: a map would cost more
+		}
+		wg.Go(d.sync)
+	}
+	wg.Wait()
 }
 
 // Dirs is where MkdirAllIn makes directories: the machine's file system,

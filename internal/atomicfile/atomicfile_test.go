@@ -1,11 +1,13 @@
 package atomicfile
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -95,9 +97,57 @@ func TestStaleTempsOfDeadWritersAreCleaned(t *testing.T) {
 
 // TestNewDirectoriesAreSynced: a file written into new directories survives
 // a crash only if each new directory's entry is too: the directory holding
-// each one it creates is synced (in any order: those MkdirAllLater left
-// run beside), and the file's own directory after the rename, each once.
+// each one it creates is synced, and the file's own directory, each once,
+// all at once after the rename (so that one sync of the file's directory
+// makes both its new entry and the rename durable).
 func TestNewDirectoriesAreSynced(t *testing.T) {
+	base := t.TempDir()
+	path := filepath.Join(base, "a", "b", "c", "mcp.json")
+	var mu sync.Mutex
+	var synced []string
+	old := syncDir
+	syncDir = func(dir string) {
+		if data, err := os.ReadFile(path); err != nil || !strings.HasPrefix(string(data), "new") {
+			t.Errorf("%s synced before the rename: the file holds %q (%v)", dir, data, err)
+		}
+		mu.Lock()
+		synced = append(synced, dir)
+		mu.Unlock()
+	}
+	defer func() { syncDir = old }()
+	if err := WriteFile(path, []byte("new {}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{base, filepath.Join(base, "a"), filepath.Join(base, "a", "b"), filepath.Join(base, "a", "b", "c")}
+	if got := slices.Sorted(slices.Values(synced)); !slices.Equal(got, want) {
+		t.Errorf("synced %q, want %q, each once", synced, want)
+	}
+	synced = nil
+	if err := WriteFile(path, []byte("new []"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{filepath.Join(base, "a", "b", "c")}; !slices.Equal(synced, want) {
+		t.Errorf("a file in a directory that exists: synced %q, want %q", synced, want)
+	}
+	synced = nil
+	syncDir = func(dir string) {
+		mu.Lock()
+		synced = append(synced, dir)
+		mu.Unlock()
+	}
+	if err := MkdirAll(filepath.Join(base, "a", "x", "y"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{filepath.Join(base, "a"), filepath.Join(base, "a", "x")}; !slices.Equal(slices.Sorted(slices.Values(synced)), want) {
+		t.Errorf("MkdirAll: synced %q, want %q", synced, want)
+	}
+}
+
+// TestStagedWritesShareTheirSyncs: files staged, committed and then synced
+// together (what emitters' writeAll does) sync a directory they share
+// once, and only after every file is in place; an aborted one leaves no
+// temporary file and its target as it was.
+func TestStagedWritesShareTheirSyncs(t *testing.T) {
 	base := t.TempDir()
 	var mu sync.Mutex
 	var synced []string
@@ -108,27 +158,55 @@ func TestNewDirectoriesAreSynced(t *testing.T) {
 		mu.Unlock()
 	}
 	defer func() { syncDir = old }()
-	path := filepath.Join(base, "a", "b", "c", "mcp.json")
-	if err := WriteFile(path, []byte("{}"), 0o600); err != nil {
-		t.Fatal(err)
+	os.WriteFile(filepath.Join(base, "kept.json"), []byte("old"), 0o600)
+	var staged []*Staged
+	for _, name := range []string{"a.json", "b.json", filepath.Join("sub", "c.json"), "kept.json"} {
+		s, err := Stage(filepath.Join(base, name), 0o600, func(w io.Writer) error {
+			_, err := io.WriteString(w, "new "+name)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		staged = append(staged, s)
 	}
-	holders := []string{base, filepath.Join(base, "a"), filepath.Join(base, "a", "b")}
-	if len(synced) != 4 || !slices.Equal(slices.Sorted(slices.Values(synced[:3])), holders) || synced[3] != filepath.Join(base, "a", "b", "c") {
-		t.Errorf("synced %q, want %q in any order, then the file's own directory", synced, holders)
+	if len(synced) > 0 {
+		t.Fatalf("staging synced %q: the directories are synced once the files are committed", synced)
 	}
-	synced = nil
-	if err := WriteFile(path, []byte("[]"), 0o600); err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"a.json", "c.json"} {
+		if _, err := os.Stat(filepath.Join(base, name)); err == nil {
+			t.Fatalf("%s is in place before its commit", name)
+		}
 	}
-	if want := []string{filepath.Join(base, "a", "b", "c")}; !slices.Equal(synced, want) {
-		t.Errorf("a file in a directory that exists: synced %q, want %q", synced, want)
+	staged[3].Abort()
+	var dirs []DirSync
+	for _, s := range staged[:3] {
+		if err := s.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, s.Dirs()...)
 	}
-	synced = nil
-	if err := MkdirAll(filepath.Join(base, "a", "x", "y"), 0o700); err != nil {
-		t.Fatal(err)
+	SyncDirs(dirs)
+	for _, s := range staged {
+		s.Close()
 	}
-	if want := []string{filepath.Join(base, "a"), filepath.Join(base, "a", "x")}; !slices.Equal(slices.Sorted(slices.Values(synced)), want) {
-		t.Errorf("MkdirAll: synced %q, want %q", synced, want)
+	if want := []string{base, filepath.Join(base, "sub")}; !slices.Equal(slices.Sorted(slices.Values(synced)), want) {
+		t.Errorf("synced %q, want %q, each once", synced, want)
+	}
+	if data, _ := os.ReadFile(filepath.Join(base, "kept.json")); string(data) != "old" {
+		t.Errorf("the aborted write changed its file: %q", data)
+	}
+	if err := staged[3].Commit(); err == nil {
+		t.Error("an aborted write committed")
+	}
+	entries, _ := os.ReadDir(base)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".mcpsync-") {
+			t.Errorf("temporary file %s left behind", e.Name())
+		}
+	}
+	if data, _ := os.ReadFile(filepath.Join(base, "sub", "c.json")); string(data) != "new "+filepath.Join("sub", "c.json") {
+		t.Errorf("sub/c.json holds %q", data)
 	}
 }
 

@@ -200,60 +200,80 @@ func Resolve(path, root string) (string, error) {
 // when root is not "" (see the package doc), else as atomicfile.WriteFile
 // does. newPerm is the mode of a new file; an existing one keeps its mode.
 func WriteFile(path, root string, data []byte, newPerm fs.FileMode) error {
-	if root == "" {
-		return atomicfile.WriteFile(path, data, newPerm)
-	}
-	r, rel, err := openRoot(root, path)
+	s, err := Stage(path, root, data, newPerm)
 	if err != nil {
 		return err
 	}
-	defer r.Close()
-	if rel, err = resolveIn(r, root, path, rel); err != nil {
+	return s.Finish()
+}
+
+// Stage is the first half of WriteFile (atomicfile.Stage): data synced to
+// a temporary file beside the file at path, beneath root when root is not
+// "", and its missing directories made; nothing is replaced until Commit.
+// The write holds the root open until Close, for its directories' syncs.
+func Stage(path, root string, data []byte, newPerm fs.FileMode) (*atomicfile.Staged, error) {
+	if root == "" {
+		return atomicfile.Stage(path, newPerm, writeAll(data))
+	}
+	r, rel, err := openRoot(root, path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := stageIn(r, root, path, rel, data, newPerm)
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// writeAll writes data.
+func writeAll(data []byte) func(io.Writer) error {
+	return func(w io.Writer) error {
+		_, err := w.Write(data)
 		return err
+	}
+}
+
+func stageIn(r *os.Root, root, path, rel string, data []byte, newPerm fs.FileMode) (*atomicfile.Staged, error) {
+	rel, err := resolveIn(r, root, path, rel)
+	if err != nil {
+		return nil, err
 	}
 	perm := newPerm
 	if fi, err := r.Stat(rel); err == nil {
 		if !fi.Mode().IsRegular() {
-			return &NotRegularError{Path: path, Type: fi.Mode().Type()}
+			return nil, &NotRegularError{Path: path, Type: fi.Mode().Type()}
 		}
 		perm = fi.Mode().Perm()
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return explain(root, path, err)
+		return nil, explain(root, path, err)
+	}
+	dirSync := func(d string) atomicfile.DirSync {
+		return atomicfile.NewDirSync(filepath.Join(root, d), func() { syncDir(r, d) })
 	}
 	dir := filepath.Dir(rel)
-	if err := atomicfile.MkdirAllIn(r, dir, 0o700, func(d string) { syncDir(r, d) }); err != nil {
-		return explain(root, path, err)
+	var syncs []atomicfile.DirSync
+	if err := atomicfile.MkdirAllIn(r, dir, 0o700, func(d string) { syncs = append(syncs, dirSync(d)) }); err != nil {
+		return nil, explain(root, path, err)
 	}
 	atomicfile.CleanStale(filepath.Join(root, rel))
 	tmp, tmpRel, err := createTemp(r, rel)
 	if err != nil {
-		return explain(root, path, err)
+		return nil, explain(root, path, err)
 	}
-	ok := false
-	defer func() {
-		if !ok {
-			tmp.Close()
-			r.Remove(tmpRel)
+	if err := atomicfile.Fill(tmp, perm, writeAll(data)); err != nil {
+		r.Remove(tmpRel)
+		return nil, err
+	}
+	commit := func() error {
+		if err := atomicfile.Replace(path, func() error { return r.Rename(tmpRel, rel) }); err != nil {
+			return explain(root, path, err)
 		}
-	}()
-	if err := tmp.Chmod(perm); err != nil && runtime.GOOS != "windows" {
-		return err
+		return nil
 	}
-	if _, err := tmp.Write(data); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := atomicfile.Replace(path, func() error { return r.Rename(tmpRel, rel) }); err != nil {
-		return explain(root, path, err)
-	}
-	ok = true
-	syncDir(r, dir)
-	return nil
+	return atomicfile.NewStaged(filepath.Join(root, rel), commit, func() { r.Remove(tmpRel) },
+		append(syncs, dirSync(dir)), func() { r.Close() }), nil
 }
 
 // syncDir makes a rename or a new entry in dir (beneath r) durable; errors

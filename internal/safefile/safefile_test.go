@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -110,25 +111,33 @@ func TestNonRegularAndHugeFilesAreRefused(t *testing.T) {
 
 // A file written into directories of the project that do not exist yet
 // (.cursor, .codex) is there after a crash only if each new directory's
-// entry is too: the directory holding each one created is synced, then
-// the file's own.
+// entry is too: the directory holding each one created is synced, and the
+// file's own, each once, after the rename.
 func TestNewDirectoriesAreSynced(t *testing.T) {
 	root, _ := tree(t)
+	var mu sync.Mutex
 	var synced []string
+	path := filepath.Join(root, ".cursor", "rules", "mcp.json")
 	old := syncDir
 	syncDir = func(r *os.Root, dir string) {
+		if data, err := os.ReadFile(path); err != nil || string(data) != "{}" {
+			t.Errorf("%s synced before the rename: the file holds %q (%v)", dir, data, err)
+		}
+		mu.Lock()
 		synced = append(synced, dir)
+		mu.Unlock()
 		old(r, dir)
 	}
 	defer func() { syncDir = old }()
-	if err := WriteFile(filepath.Join(root, ".cursor", "rules", "mcp.json"), root, []byte("{}"), 0o600); err != nil {
+	if err := WriteFile(path, root, []byte("{}"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{".", ".cursor", filepath.Join(".cursor", "rules")}; !slices.Equal(synced, want) {
-		t.Errorf("synced %q, want %q", synced, want)
+	if want := []string{".", ".cursor", filepath.Join(".cursor", "rules")}; !slices.Equal(slices.Sorted(slices.Values(synced)), want) {
+		t.Errorf("synced %q, want %q, each once", synced, want)
 	}
 	synced = nil
-	if err := WriteFile(filepath.Join(root, "sub", "x.json"), root, []byte("{}"), 0o600); err != nil {
+	path = filepath.Join(root, "sub", "x.json")
+	if err := WriteFile(path, root, []byte("{}"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if want := []string{"sub"}; !slices.Equal(synced, want) {
