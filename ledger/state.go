@@ -369,6 +369,14 @@ func (st *State) Path() string { return st.path }
 // (State.Snapshots), as compact JSON (it is mcpsync's own file, read and
 // written on every run; 'mcpsync status --json' is the view for people).
 func (st *State) Save() error {
+	if err := atomicfile.Write(st.path, 0o600, st.writeJSON); err != nil {
+		return fmt.Errorf("%s: cannot save mcpsync's state: %w", st.path, err)
+	}
+	return nil
+}
+
+// writeJSON writes the state to f as Save saves it.
+func (st *State) writeJSON(f io.Writer) error {
 	// Two at once: this goroutine writes the records of files, bases and
 	// sync while another gathers the snapshots they point to and encodes
 	// them, handing its text over a chunk at a time (saveChunk), at most
@@ -399,27 +407,21 @@ func (st *State) Save() error {
 	// snapshots: moving each server out of its entry and back, as this
 	// did, was about a quarter of the time a save of 10,000 servers took
 	// (BenchmarkSave).
-	err := atomicfile.Write(st.path, 0o600, func(f io.Writer) error {
-		w := stateJSON{bySnapshot: true, snapsAfter: true, times: &timeMemo{}, names: &nameOrder{}, out: f}
-		rest, err := w.state(make([]byte, 0, min(256*n+1024, saveChunk+64<<10)), st)
-		if err != nil {
-			return err
-		}
-		if _, err := f.Write(rest); err != nil {
-			return err
-		}
-		for chunk := range snapText {
-			if _, err := f.Write(chunk); err != nil {
-				return err
-			}
-		}
-		_, err = f.Write([]byte("}\n"))
-		return err
-	})
+	w := stateJSON{bySnapshot: true, snapsAfter: true, times: &timeMemo{}, names: &nameOrder{}, out: f}
+	rest, err := w.state(make([]byte, 0, min(256*n+1024, saveChunk+64<<10)), st)
 	if err != nil {
-		return fmt.Errorf("%s: cannot save mcpsync's state: %w", st.path, err)
+		return err
 	}
-	return nil
+	if _, err := f.Write(rest); err != nil {
+		return err
+	}
+	for chunk := range snapText {
+		if _, err := f.Write(chunk); err != nil {
+			return err
+		}
+	}
+	_, err = f.Write([]byte("}\n"))
+	return err
 }
 
 // snapChunksAhead is how many chunks of snapshots Save's encoder may make
