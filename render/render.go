@@ -246,11 +246,16 @@ func Diagnostics(w io.Writer, ds canonical.Diagnostics, color, verbose bool, sou
 			}
 			if d.Line <= len(src) {
 				// The line is the file's own text: a literal secret on it is
-				// masked, and the caret moved to match.
+				// masked, and the caret moved to match. The line before it
+				// tells an argument after its flag (--password) from any
+				// other, where no warning names the secret: a file that
+				// does not parse has no servers to learn it from.
 				raw := strings.TrimRight(src[d.Line-1], "\r")
-				line, col := scrub.Line(raw), d.Column
+				prev := lineBefore(src, d.Line)
+				mask := func(s string) string { return scrub.Line(secrets.MaskAfterFlag(prev, s)) }
+				line, col := mask(raw), d.Column
 				if line != raw && col > 0 && col <= len(raw)+1 {
-					col = len(scrub.Line(raw[:col-1])) + 1
+					col = len(mask(raw[:col-1])) + 1
 				}
 				num := fmt.Sprintf("%5d | ", d.Line)
 				fmt.Fprintln(w, num+line)
@@ -266,4 +271,15 @@ func Diagnostics(w io.Writer, ds canonical.Diagnostics, color, verbose bool, sou
 			}
 		}
 	}
+}
+
+// lineBefore is the last line before line n (1-based) of src that holds
+// more than white space, without its line ending; "" when there is none.
+func lineBefore(src []string, n int) string {
+	for i := n - 2; i >= 0; i-- {
+		if l := strings.TrimRight(src[i], "\r"); strings.TrimSpace(l) != "" {
+			return l
+		}
+	}
+	return ""
 }

@@ -162,8 +162,17 @@ func MaskLine(line string) string {
 // environment variable name whose value looks random. whole is returned
 // unchanged when nothing is to be hidden.
 func maskPair(pre, key, mid, value, post, whole string) string {
+	if masked, ok := maskedValue(key, value); ok {
+		return pre + key + mid + masked + post
+	}
+	return whole
+}
+
+// maskedValue is value masked as maskPair masks it under key, and whether
+// it is to be hidden at all.
+func maskedValue(key, value string) (string, bool) {
 	if value == "" || strings.Contains(value, Marker) {
-		return whole
+		return value, false
 	}
 	literal := literalText(value)
 	if _, rest, ok := cutScheme(strings.TrimSpace(literal)); ok {
@@ -172,19 +181,63 @@ func maskPair(pre, key, mid, value, post, whole string) string {
 	if t := strings.TrimSpace(literal); t == "" || elided(t) || varNameShaped(t) {
 		// references only, an elision such as "…", or a variable's name
 		// (Codex's env_http_headers: KEY = "VAR"): not a secret
-		return whole
+		return value, false
 	}
 	switch {
 	case secretName(key):
 		if strings.TrimSpace(literal) != strings.TrimSpace(value) && !strings.ContainsAny(value, "\\") {
 			// literal text mixed with references: hide only the literal parts
-			return pre + key + mid + maskLiterals(value) + post
+			return maskLiterals(value), true
 		}
 	case envName(key) && HighEntropy(strings.TrimSpace(literal)):
 	default:
-		return whole
+		return value, false
 	}
-	return pre + key + mid + Mask(value) + post
+	return Mask(value), true
+}
+
+var (
+	// trailingFlag is a flag that ends a line as an element of a list:
+	// "--token", (JSON, TOML), '--token' (YAML, TOML) or - --token (YAML).
+	trailingFlag = lazyre.New(`(?:["'](--?[A-Za-z0-9][A-Za-z0-9_\-]*)["']\s*,?|^\s*-\s+(--?[A-Za-z0-9][A-Za-z0-9_\-]*))\s*$`)
+	// leadingValue is the value that begins a line as an element of a
+	// list: in double quotes (JSON, TOML, YAML), in single quotes (YAML,
+	// where '' is a quote, and TOML), or plain after YAML's "- ".
+	leadingValue = []*lazyre.RE{
+		lazyre.New(`^(\s*(?:-\s+)?")((?:[^"\\]|\\.)*)(")`),
+		lazyre.New(`^(\s*(?:-\s+)?')((?:[^']|'')*)(')`),
+		lazyre.New(`^(\s*-\s+)([^\s'"#\[{|>&*!](?:\S|\s+[^\s#])*?)(\s*(?:\s#.*)?)$`),
+	}
+)
+
+// MaskAfterFlag masks the value that begins line when prev, the line
+// before it, ends with a flag named like a secret: an argument of its
+// own after its flag ("--password",⏎"hunter2"), which no rule of the
+// line alone can tell from any other argument. For a line shown out of
+// its file where the servers' own secrets are not known (Scrubber): the
+// excerpt at the error of a file that does not parse.
+func MaskAfterFlag(prev, line string) string {
+	m := trailingFlag.Get().FindStringSubmatch(prev)
+	if m == nil {
+		return line
+	}
+	flag := m[1] + m[2]
+	for i, re := range leadingValue {
+		if g := re.Get().FindStringSubmatchIndex(line); g != nil {
+			masked, ok := maskedValue(flag, line[g[4]:g[5]])
+			if !ok {
+				return line
+			}
+			if i < 2 && strings.Contains(masked, line[g[3]-1:g[3]]) {
+				// What Mask kept holds the quote, half of an escape (''
+				// or \"): it would end the value there, and the rest be
+				// masked again as a value of its own (FuzzMaskAfterFlag).
+				masked = Marker
+			}
+			return line[:g[4]] + masked + line[g[5]:]
+		}
+	}
+	return line
 }
 
 // elided reports whether v only stands for a value: "…", "...", "***",

@@ -1,0 +1,53 @@
+package secrets
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestMaskAfterFlag: an argument on a line of its own after a flag named
+// like a secret is masked, in each spelling of a list element (JSON,
+// TOML, YAML quoted and plain); one after any other flag, a reference,
+// and a line after anything but a flag are left as they are.
+func TestMaskAfterFlag(t *testing.T) {
+	for _, c := range []struct{ prev, line, want string }{
+		{`        "--password",`, `        "Qx9vL2mN7pR4tZ8w" x`, `        "Qx9***" x`},
+		{`  "--api-key",`, `  "Zk3q9XvB2mLp7RtW4"`, `  "Zk3***"`},
+		{`    - --token`, `    - Lk8Mn2Op5Qr9St: [`, `    - Lk8***`},
+		{`    - '--token'`, `    - 'Lk8''Mn2Op5Qr9St'`, `    - 'Lk8***'`},
+		{`  '--secret',`, `  'Lk8Mn2Op5Qr9St',`, `  'Lk8***',`},
+		{`        "--password",`, `        "${DB_PASSWORD}"`, `        "${DB_PASSWORD}"`},
+		{`        "--root",`, `        "/srv/data/reports" x`, `        "/srv/data/reports" x`},
+		{`        "some-server",`, `        "Qx9vL2mN7pR4tZ8w" x`, `        "Qx9vL2mN7pR4tZ8w" x`},
+		{`  "password": "x",`, `        "Qx9vL2mN7pR4tZ8w"`, `        "Qx9vL2mN7pR4tZ8w"`},
+		{`        "--password",`, `        ]`, `        ]`},
+	} {
+		if got := MaskAfterFlag(c.prev, c.line); got != c.want {
+			t.Errorf("MaskAfterFlag(%q, %q) = %q, want %q", c.prev, c.line, got, c.want)
+		}
+	}
+}
+
+// FuzzMaskAfterFlag: masking after a flag never adds or removes a line
+// break, masks nothing after a line that is no flag, and masked text is
+// not masked again.
+func FuzzMaskAfterFlag(f *testing.F) {
+	f.Add(`  "--password",`, `  "Qx9vL2mN7pR4tZ8w" x`)
+	f.Add(`- --token`, `- Lk8Mn2Op5Qr9St`)
+	f.Add(`'--secret',`, `'a''b''c''d''e'`)
+	f.Fuzz(func(t *testing.T, prev, line string) {
+		if len(prev)+len(line) > 4096 {
+			return
+		}
+		once := MaskAfterFlag(prev, line)
+		if strings.Count(once, "\n") != strings.Count(line, "\n") {
+			t.Fatalf("line breaks changed: %q -> %q", line, once)
+		}
+		if twice := MaskAfterFlag(prev, once); twice != once {
+			t.Fatalf("not idempotent after %q: %q -> %q -> %q", prev, line, once, twice)
+		}
+		if once != line && !trailingFlag.Get().MatchString(prev) {
+			t.Fatalf("masked %q after %q, which ends with no flag", line, prev)
+		}
+	})
+}
