@@ -246,13 +246,15 @@ func Diagnostics(w io.Writer, ds canonical.Diagnostics, color, verbose bool, sou
 			}
 			if d.Line <= len(src) {
 				// The line is the file's own text: a literal secret on it is
-				// masked, and the caret moved to match. The line before it
-				// tells an argument after its flag (--password) from any
-				// other, where no warning names the secret: a file that
-				// does not parse has no servers to learn it from.
+				// masked, and the caret moved to match. A file that does not
+				// parse has no servers to learn its secrets from, and its
+				// broken syntax can hide a value from the line rules:
+				// MaskExcerpt masks what they miss there (a string never
+				// closed; an argument after its flag, which the line before
+				// tells).
 				raw := strings.TrimRight(src[d.Line-1], "\r")
 				prev := lineBefore(src, d.Line)
-				mask := func(s string) string { return scrub.Line(secrets.MaskAfterFlag(prev, s)) }
+				mask := func(s string) string { return scrub.Line(secrets.MaskExcerpt(prev, s)) }
 				line, col := mask(raw), d.Column
 				if line != raw && col > 0 && col <= len(raw)+1 {
 					col = len(mask(raw[:col-1])) + 1

@@ -210,6 +210,99 @@ var (
 	}
 )
 
+var (
+	// loosePairKey is the start of a key and its value anywhere in a line
+	// (JSON, TOML, YAML, HCL), the value's own spelling left to
+	// MaskExcerpt: it may be unquoted or miss its closing quote.
+	loosePairKey = lazyre.New(`(["']?)([A-Za-z0-9_.\-]+)(["']?\s*[:=]\s*)`)
+	// looseFlag is a flag as an element of a list, and the separator to
+	// the next element: "--token", or --token,
+	looseFlag = lazyre.New(`(["']?)(--?[A-Za-z0-9][A-Za-z0-9_\-]*)(["']?\s*,\s*)`)
+)
+
+// MaskExcerpt masks a line shown at the error of a file that does not
+// parse, prev being the line before it: MaskAfterFlag, and the values
+// of keys and flags named like secrets that MaskLine's rules cannot see
+// because the file's syntax is broken right there: a string missing its
+// closing quote (bearer_token = "Qx9…, to the end of the line), a value
+// that should have been quoted (API_KEY = Qx9…, "--password", Qx9…).
+// Masking more than MaskLine would is fine in an excerpt, which is shown
+// to find the error, not to read the values. MaskLine is applied after it
+// by the caller (Scrubber.Line).
+func MaskExcerpt(prev, line string) string {
+	line = MaskAfterFlag(prev, line)
+	type span struct {
+		from, to int
+		masked   string
+	}
+	var hide []span
+	for _, re := range []*lazyre.RE{loosePairKey, looseFlag} {
+		for _, m := range re.Get().FindAllStringSubmatchIndex(line, -1) {
+			from, to := looseValue(line, m[1])
+			if from == to {
+				continue
+			}
+			if masked, ok := maskedValue(line[m[4]:m[5]], line[from:to]); ok {
+				if strings.ContainsAny(masked, `"'`) {
+					masked = Marker // what Mask kept would end a string early
+				}
+				hide = append(hide, span{from, to, masked})
+			}
+		}
+	}
+	if len(hide) == 0 {
+		return line
+	}
+	slices.SortFunc(hide, func(a, b span) int { return a.from - b.from })
+	var b strings.Builder
+	at := 0
+	for _, h := range hide {
+		if h.from < at {
+			continue // inside a value already hidden
+		}
+		b.WriteString(line[at:h.from])
+		b.WriteString(h.masked)
+		at = h.to
+	}
+	b.WriteString(line[at:])
+	return b.String()
+}
+
+// looseValue is where the value that starts at i in line lies: after an
+// opening quote that is never closed, the rest of the line; unquoted, up
+// to the first space, comma, closing bracket or comment. A value in
+// quotes that close, or one that opens a table or a list, is MaskLine's
+// (from == to).
+func looseValue(line string, i int) (from, to int) {
+	if i >= len(line) || line[i] == '\r' || line[i] == '\n' {
+		return i, i
+	}
+	if end := strings.IndexAny(line[i:], "\r\n"); end >= 0 {
+		line = line[:i+end] // one line only: no value reaches past its end
+	}
+	switch c := line[i]; c {
+	case '"', '\'':
+		for j := i + 1; j < len(line); j++ {
+			switch line[j] {
+			case '\\':
+				if c == '"' {
+					j++
+				}
+			case c:
+				return i, i // closed: MaskLine's rules see it
+			}
+		}
+		return i + 1, len(strings.TrimRight(line, " \t"))
+	case '{', '[', '(', '|', '>', '&', '*', '!', '#':
+		return i, i
+	}
+	j := i
+	for j < len(line) && !strings.ContainsRune(" \t,}])#", rune(line[j])) {
+		j++
+	}
+	return i, j
+}
+
 // MaskAfterFlag masks the value that begins line when prev, the line
 // before it, ends with a flag named like a secret: an argument of its
 // own after its flag ("--password",⏎"hunter2"), which no rule of the

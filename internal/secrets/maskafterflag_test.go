@@ -51,3 +51,47 @@ func FuzzMaskAfterFlag(f *testing.F) {
 		}
 	})
 }
+
+// TestMaskExcerpt: in the line at the error of a file that does not
+// parse, the value of a key or a flag named like a secret is masked even
+// where the broken syntax hides it from MaskLine: a string never closed,
+// a value that should have been quoted.
+func TestMaskExcerpt(t *testing.T) {
+	for _, c := range []struct{ prev, line, want string }{
+		{``, `bearer_token = "Qx9vL2mN7pR4tZ8w`, `bearer_token = "Qx9***`},
+		{``, `env = { API_KEY = Qx9vL2mN7pR4tZ8w }`, `env = { API_KEY = Qx9*** }`},
+		{``, `args = ["--password", Qx9vL2mN7pR4tZ8w]`, `args = ["--password", Qx9***]`},
+		{``, `args = ["--password", "Qx9vL2mN7pR4tZ8w`, `args = ["--password", "Qx9***`},
+		{``, `      "Authorization": "Bearer eyQx9vL2mN7pR4tZ8w`, `      "Authorization": "Bearer eyQ***`},
+		{``, `    password: Qx9vL2mN7pR4tZ8w: [`, `    password: Qx9*** [`},
+		{``, `url = "https://example.com/mcp`, `url = "https://example.com/mcp`},
+		{``, `port = 8080 x`, `port = 8080 x`},
+		{``, `env = { API_KEY = "${API_KEY}" x }`, `env = { API_KEY = "${API_KEY}" x }`},
+		{``, `token = "${TOKEN}`, `token = "${TOKEN}`},
+		{`        "--password",`, `        "Qx9vL2mN7pR4tZ8w" x`, `        "Qx9***" x`},
+	} {
+		if got := MaskExcerpt(c.prev, c.line); got != c.want {
+			t.Errorf("MaskExcerpt(%q, %q) = %q, want %q", c.prev, c.line, got, c.want)
+		}
+	}
+}
+
+// FuzzMaskExcerpt: an excerpt's masking never adds or removes a line
+// break, and masked text is not masked again.
+func FuzzMaskExcerpt(f *testing.F) {
+	f.Add(``, `bearer_token = "Qx9vL2mN7pR4tZ8w`)
+	f.Add(``, `env = { API_KEY = Qx9vL2mN7pR4tZ8w, TOKEN = 'abcdefghijkl }`)
+	f.Add(`  "--password",`, `  "Qx9vL2mN7pR4tZ8w" x`)
+	f.Fuzz(func(t *testing.T, prev, line string) {
+		if len(prev)+len(line) > 4096 {
+			return
+		}
+		once := MaskExcerpt(prev, line)
+		if strings.Count(once, "\n") != strings.Count(line, "\n") {
+			t.Fatalf("line breaks changed: %q -> %q", line, once)
+		}
+		if twice := MaskExcerpt(prev, once); twice != once {
+			t.Fatalf("not idempotent after %q: %q -> %q -> %q", prev, line, once, twice)
+		}
+	})
+}
