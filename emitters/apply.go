@@ -444,7 +444,10 @@ func backup(changes []*FileChange, stateDir string, at time.Time, command string
 	stamp := at.Format("20060102T150405.000000000Z")
 	dir := filepath.Join(base, stamp)
 	for n := 2; ; n++ {
-		if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Lstat(dir); err != nil {
+			// Free, or not to be made at all (the state folder, or its
+			// backups, is a file), which MkdirAll says next: the loop
+			// went on only past a name taken, and spun for ever there.
 			break
 		}
 		dir = filepath.Join(base, fmt.Sprintf("%s-%d", stamp, n))

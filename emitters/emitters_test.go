@@ -365,6 +365,41 @@ func TestUnstageableFileLeavesTheOthersUntouched(t *testing.T) {
 	}
 }
 
+// The backup is made while the files are staged; when it fails, no file
+// is replaced: the staged bytes and the folder made for a new file are
+// gone, and the file that was there is the same file.
+func TestFailedBackupReplacesNothing(t *testing.T) {
+	sb := newSandbox(t)
+	sb.write(".a", "# a\n")
+	if err := os.Link(filepath.Join(sb.home, ".a"), filepath.Join(sb.home, "a-link")); err != nil {
+		t.Skip("no hard links here:", err)
+	}
+	b := Target{Adapter: lineAdapter{id: "b"}, Location: formats.Location{Client: "b", Scope: canonical.ScopeUser,
+		Path: filepath.Join(sb.home, "sub", ".b")}}
+	p := sb.plan([]Target{sb.target(lineAdapter{id: "a"}, ""), b}, []canonical.Server{stdio("gh", "npx")}, nil)
+	// The state folder is a file: the backup cannot be made under it.
+	if err := os.WriteFile(sb.stateDir, []byte("not a folder\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Apply(p, ApplyOptions{StateDir: sb.stateDir})
+	if err == nil || !strings.Contains(err.Error(), "nothing was written") {
+		t.Fatalf("Apply = %v, want the backup's error, saying nothing was written", err)
+	}
+	link, _ := os.Stat(filepath.Join(sb.home, "a-link"))
+	if cur, err := os.Stat(filepath.Join(sb.home, ".a")); err != nil || !os.SameFile(link, cur) || sb.read(".a") != "# a\n" {
+		t.Fatalf(".a was replaced: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(sb.home, "sub")); !os.IsNotExist(err) {
+		t.Errorf("the folder made for .b is still there: %v", err)
+	}
+	entries, _ := os.ReadDir(sb.home)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".mcpsync-") {
+			t.Errorf("temporary file %s left behind", e.Name())
+		}
+	}
+}
+
 func TestSymlinkIsKeptAndBackupWritten(t *testing.T) {
 	sb := newSandbox(t)
 	a := lineAdapter{id: "fake"}
