@@ -32,8 +32,8 @@ type ApplyOptions struct {
 	// Now stamps backups and state entries; nil is time.Now.
 	Now func() time.Time
 	// BeforeWrite, when set, runs after the plan was checked against the
-	// disk and before the first write (a seam for tests and for watch,
-	// which must know which paths it is about to touch).
+	// disk and before the backup and the first write (a seam for tests and
+	// for watch, which must know which paths it is about to touch).
 	BeforeWrite func(paths []string)
 	// Command is recorded in the backup manifest, so that a restore can
 	// say which command wrote a version ("export --to all").
@@ -127,10 +127,10 @@ const StatesFileName = "states~.json"
 //     killed mcpsync left next to the plan's files are removed;
 //  4. each file is written atomically (temp file, fsync, rename) through
 //     symlinks, keeping its mode (0600 for new files): every file's new
-//     bytes are synced beside it first, and none is replaced unless all
-//     of them were; then each is checked again and renamed into place,
-//     and their folders are synced together; then the files removed
-//     (writeAll);
+//     bytes are synced beside it first, while the backup is made, and
+//     none is replaced unless all of them were and the backup is whole;
+//     then each is checked again and renamed into place, and their
+//     folders are synced together; then the files removed (writeAll);
 //  5. if a rename or a removal fails, the files this apply wrote or
 //     removed are restored from the backups and the error says so;
 //  6. the state records the new hashes and managed entries, and is saved;
@@ -167,16 +167,6 @@ func Apply(p *Plan, opts ApplyOptions) (*Result, error) {
 	}
 	hashAfter(changes)
 	if len(changes) > 0 {
-		manifest, dir, err := backup(changes, opts.StateDir, at, opts.Command, opts.State)
-		if err != nil {
-			return nil, err
-		}
-		res.BackupDir = dir
-		for _, fc := range changes {
-			if fc.Before != nil {
-				res.BackedUp++
-			}
-		}
 		if opts.BeforeWrite != nil {
 			paths := make([]string, len(changes))
 			for i, fc := range changes {
@@ -184,8 +174,34 @@ func Apply(p *Plan, opts ApplyOptions) (*Result, error) {
 			}
 			opts.BeforeWrite(paths)
 		}
-		if done, err := writeAll(changes, maxWriters); err != nil {
-			return nil, rollback(done, manifest, dir, err)
+		// The backup is made while the files are staged: staging replaces
+		// nothing, and writeAll renames no file into place before the
+		// backup is whole and synced (backedUp). One after the other, a
+		// fresh export of 50 servers to five clients waited for the
+		// backup's syncs and then for the files'.
+		var b struct {
+			manifest BackupManifest
+			dir      string
+			err      error
+		}
+		made := make(chan struct{})
+		go func() {
+			defer close(made)
+			b.manifest, b.dir, b.err = backup(changes, opts.StateDir, at, opts.Command, opts.State)
+		}()
+		backedUp := func() error { <-made; return b.err }
+		done, err := writeAll(changes, maxWriters, backedUp)
+		if berr := backedUp(); berr != nil {
+			return nil, berr // nothing was renamed into place
+		}
+		if err != nil {
+			return nil, rollback(done, b.manifest, b.dir, err)
+		}
+		res.BackupDir = b.dir
+		for _, fc := range changes {
+			if fc.Before != nil {
+				res.BackedUp++
+			}
 		}
 		for _, fc := range changes {
 			if fc.Kind == Delete {
@@ -249,7 +265,8 @@ const maxWriters = 16
 //
 // The files written go in three steps, each for all of them at once, at
 // most writers at a time: each is staged (its new bytes synced to a
-// temporary file beside it, its missing folders made), then committed
+// temporary file beside it, its missing folders made), then, once
+// backedUp says the backup of what they replace is whole, committed
 // (checked once more against what was planned, and renamed into place),
 // and then the folders of all of them are synced together, each folder
 // once. A sync waits for the file system's journal to commit, and syncs
@@ -262,7 +279,7 @@ const maxWriters = 16
 // The files removed go one after the other (removing a file removes the
 // folders it leaves empty, which a file being written may be about to
 // use).
-func writeAll(changes []*FileChange, writers int) (done []*FileChange, err error) {
+func writeAll(changes []*FileChange, writers int, backedUp func() error) (done []*FileChange, err error) {
 	var writes []int
 	for i, fc := range changes {
 		if fc.Kind != Delete {
@@ -291,6 +308,14 @@ func writeAll(changes []*FileChange, writers int) (done []*FileChange, err error
 				staged[i].Abort()
 				staged[i].Close()
 			}
+			removeEmptyDirs(made[i])
+		}
+		return nil, err
+	}
+	if err := backedUp(); err != nil {
+		for _, i := range writes {
+			staged[i].Abort()
+			staged[i].Close()
 			removeEmptyDirs(made[i])
 		}
 		return nil, err

@@ -37,7 +37,7 @@ func BenchmarkWriteAll(b *testing.B) {
 			os.MkdirAll(root, 0o755)
 			cs := changes()
 			t := time.Now()
-			if _, err := writeAll(cs, writers); err != nil {
+			if _, err := writeAll(cs, writers, func() error { return nil }); err != nil {
 				b.Fatal(err)
 			}
 			total += time.Since(t)
