@@ -331,31 +331,31 @@ func TestFailedWriteRollsBackEveryOtherFile(t *testing.T) {
 	}
 }
 
-// A file whose write cannot even begin (here: the folder it is to be
-// created in is a file by the time of the write) stops the apply before
-// any other file is replaced: the other file is never written and
-// restored, it is not touched at all (the same file, not a copy put
-// back: a second link to it still names the file .a is), and the error
-// says that nothing was written.
-func TestUnstageableFileLeavesTheOthersUntouched(t *testing.T) {
-	sb := newSandbox(t)
+// planOldAndNew plans the gh server into .a, which exists, and into
+// sub/.b, which does not (nor does sub): a change and a creation. .a has
+// a second name, a-link, so that checkUntouched can tell .a left alone
+// from .a replaced and put back.
+func planOldAndNew(t *testing.T, sb *sandbox) *Plan {
+	t.Helper()
 	sb.write(".a", "# a\n")
 	if err := os.Link(filepath.Join(sb.home, ".a"), filepath.Join(sb.home, "a-link")); err != nil {
 		t.Skip("no hard links here:", err)
 	}
 	b := Target{Adapter: lineAdapter{id: "b"}, Location: formats.Location{Client: "b", Scope: canonical.ScopeUser,
 		Path: filepath.Join(sb.home, "sub", ".b")}}
-	p := sb.plan([]Target{sb.target(lineAdapter{id: "a"}, ""), b}, []canonical.Server{stdio("gh", "npx")}, nil)
-	_, err := Apply(p, ApplyOptions{StateDir: sb.stateDir, State: sb.st, BeforeWrite: func([]string) {
-		sb.write("sub", "a file where .b's folder was to be made\n")
-	}})
+	return sb.plan([]Target{sb.target(lineAdapter{id: "a"}, ""), b}, []canonical.Server{stdio("gh", "npx")}, nil)
+}
+
+// checkUntouched fails t unless err says nothing was written, .a is the
+// very file it was, and no temporary file is left in the home.
+func checkUntouched(t *testing.T, sb *sandbox, err error) {
+	t.Helper()
 	if err == nil || !strings.Contains(err.Error(), "nothing was written") {
 		t.Fatalf("Apply = %v, want an error that says nothing was written", err)
 	}
 	link, _ := os.Stat(filepath.Join(sb.home, "a-link"))
-	after, err := os.Stat(filepath.Join(sb.home, ".a"))
-	if err != nil || !os.SameFile(link, after) || sb.read(".a") != "# a\n" {
-		t.Fatalf(".a was replaced (and put back) instead of left alone: %v", err)
+	if cur, err := os.Stat(filepath.Join(sb.home, ".a")); err != nil || !os.SameFile(link, cur) || sb.read(".a") != "# a\n" {
+		t.Fatalf(".a was replaced (and perhaps put back) instead of left alone: %v", err)
 	}
 	entries, _ := os.ReadDir(sb.home)
 	for _, e := range entries {
@@ -365,38 +365,34 @@ func TestUnstageableFileLeavesTheOthersUntouched(t *testing.T) {
 	}
 }
 
+// A file whose write cannot even begin (here: the folder it is to be
+// created in is a file by the time of the write) stops the apply before
+// any other file is replaced: the other file is never written and
+// restored, it is not touched at all, and the error says that nothing
+// was written.
+func TestUnstageableFileLeavesTheOthersUntouched(t *testing.T) {
+	sb := newSandbox(t)
+	p := planOldAndNew(t, sb)
+	_, err := Apply(p, ApplyOptions{StateDir: sb.stateDir, State: sb.st, BeforeWrite: func([]string) {
+		sb.write("sub", "a file where .b's folder was to be made\n")
+	}})
+	checkUntouched(t, sb, err)
+}
+
 // The backup is made while the files are staged; when it fails, no file
 // is replaced: the staged bytes and the folder made for a new file are
 // gone, and the file that was there is the same file.
 func TestFailedBackupReplacesNothing(t *testing.T) {
 	sb := newSandbox(t)
-	sb.write(".a", "# a\n")
-	if err := os.Link(filepath.Join(sb.home, ".a"), filepath.Join(sb.home, "a-link")); err != nil {
-		t.Skip("no hard links here:", err)
-	}
-	b := Target{Adapter: lineAdapter{id: "b"}, Location: formats.Location{Client: "b", Scope: canonical.ScopeUser,
-		Path: filepath.Join(sb.home, "sub", ".b")}}
-	p := sb.plan([]Target{sb.target(lineAdapter{id: "a"}, ""), b}, []canonical.Server{stdio("gh", "npx")}, nil)
+	p := planOldAndNew(t, sb)
 	// The state folder is a file: the backup cannot be made under it.
 	if err := os.WriteFile(sb.stateDir, []byte("not a folder\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	_, err := Apply(p, ApplyOptions{StateDir: sb.stateDir})
-	if err == nil || !strings.Contains(err.Error(), "nothing was written") {
-		t.Fatalf("Apply = %v, want the backup's error, saying nothing was written", err)
-	}
-	link, _ := os.Stat(filepath.Join(sb.home, "a-link"))
-	if cur, err := os.Stat(filepath.Join(sb.home, ".a")); err != nil || !os.SameFile(link, cur) || sb.read(".a") != "# a\n" {
-		t.Fatalf(".a was replaced: %v", err)
-	}
+	checkUntouched(t, sb, err)
 	if _, err := os.Lstat(filepath.Join(sb.home, "sub")); !os.IsNotExist(err) {
 		t.Errorf("the folder made for .b is still there: %v", err)
-	}
-	entries, _ := os.ReadDir(sb.home)
-	for _, e := range entries {
-		if strings.Contains(e.Name(), ".mcpsync-") {
-			t.Errorf("temporary file %s left behind", e.Name())
-		}
 	}
 }
 
