@@ -198,8 +198,16 @@ func maskedValue(key, value string) (string, bool) {
 
 var (
 	// trailingFlag is a flag that ends a line as an element of a list:
-	// "--token", (JSON, TOML), '--token' (YAML, TOML) or - --token (YAML).
-	trailingFlag = lazyre.New(`(?:["'](--?[A-Za-z0-9][A-Za-z0-9_\-]*)["']\s*,?|^\s*-\s+(--?[A-Za-z0-9][A-Za-z0-9_\-]*))\s*$`)
+	// "--token", (JSON, TOML), '--token' (YAML, TOML) or - --token (YAML);
+	// or a key that ends a line with its value on the next one:
+	// "API_KEY": (JSON) or API_KEY: (YAML).
+	trailingFlag = lazyre.New(`(?:["'](--?[A-Za-z0-9][A-Za-z0-9_\-]*)["']\s*,?|^\s*-\s+(--?[A-Za-z0-9][A-Za-z0-9_\-]*)|(?:^|[\s{,])["']?([A-Za-z_][A-Za-z0-9_.\-]*)["']?\s*:)\s*$`)
+	// leadingUnclosed is a value in quotes that begins a line and is never
+	// closed on it: the error of a file that does not parse is often there.
+	leadingUnclosed = lazyre.New(`^(\s*(?:-\s+)?["'])([^"'\r\n]+?)(\s*)$`)
+	// leadingPlain is a value that begins a line on its own, unquoted:
+	// YAML's, below its key.
+	leadingPlain = lazyre.New(`^(\s*)([^\s'"#\[\]{}|>&*!,\-](?:\S|\s+[^\s#])*?)(\s*(?:\s#.*)?)$`)
 	// leadingValue is the value that begins a line as an element of a
 	// list: in double quotes (JSON, TOML, YAML), in single quotes (YAML,
 	// where '' is a quote, and TOML), or plain after YAML's "- ".
@@ -306,24 +314,32 @@ func looseValue(line string, i int) (from, to int) {
 // MaskAfterFlag masks the value that begins line when prev, the line
 // before it, ends with a flag named like a secret: an argument of its
 // own after its flag ("--password",⏎"hunter2"), which no rule of the
-// line alone can tell from any other argument. For a line shown out of
+// line alone can tell from any other argument; or with a key so named
+// whose value is on the next line ("API_KEY":⏎"…", API_KEY:⏎  …). For a line shown out of
 // its file where the servers' own secrets are not known (Scrubber): the
 // excerpt at the error of a file that does not parse.
 func MaskAfterFlag(prev, line string) string {
+	if i := strings.IndexAny(line, "\r\n"); i >= 0 {
+		return MaskAfterFlag(prev, line[:i]) + line[i:] // a value ends with its line (FuzzMaskAfterFlag)
+	}
 	m := trailingFlag.Get().FindStringSubmatch(prev)
 	if m == nil {
 		return line
 	}
-	flag := m[1] + m[2]
-	for i, re := range leadingValue {
+	flag := m[1] + m[2] + m[3]
+	values := []*lazyre.RE{leadingValue[0], leadingValue[1], leadingUnclosed, leadingValue[2]}
+	if m[3] != "" {
+		values[3] = leadingPlain // below a key, a YAML value needs no "- "
+	}
+	for _, re := range values {
 		if g := re.Get().FindStringSubmatchIndex(line); g != nil {
 			masked, ok := maskedValue(flag, line[g[4]:g[5]])
 			if !ok {
 				return line
 			}
-			if i < 2 && strings.Contains(masked, line[g[3]-1:g[3]]) {
-				// What Mask kept holds the quote, half of an escape (''
-				// or \"): it would end the value there, and the rest be
+			if strings.ContainsAny(masked, `"'`) {
+				// What Mask kept holds a quote, half of an escape ('' or
+				// \"): it would end the value there, and the rest be
 				// masked again as a value of its own (FuzzMaskAfterFlag).
 				masked = Marker
 			}

@@ -21,6 +21,14 @@ func TestMaskAfterFlag(t *testing.T) {
 		{`        "some-server",`, `        "Qx9vL2mN7pR4tZ8w" x`, `        "Qx9vL2mN7pR4tZ8w" x`},
 		{`  "password": "x",`, `        "Qx9vL2mN7pR4tZ8w"`, `        "Qx9vL2mN7pR4tZ8w"`},
 		{`        "--password",`, `        ]`, `        ]`},
+		{`      "API_KEY":`, `        "Qx9vL2mN7pR4tZ8w" x`, `        "Qx9***" x`},
+		{`      API_KEY:`, `        Qx9vL2mN7pR4tZ8w: [`, `        Qx9***`},
+		{`      token:`, `        'Qx9vL2mN7pR4tZ8w`, `        'Qx9***`},
+		{`        "--password",`, `        "Qx9vL2mN7pR4tZ8w`, `        "Qx9***`},
+		{`      API_KEY:`, `        ${API_KEY}`, `        ${API_KEY}`},
+		{`      command:`, `        npx`, `        npx`},
+		{`      env:`, `        API_KEY: x`, `        API_KEY: x`},
+		{`      "API_KEY":`, `      }`, `      }`},
 	} {
 		if got := MaskAfterFlag(c.prev, c.line); got != c.want {
 			t.Errorf("MaskAfterFlag(%q, %q) = %q, want %q", c.prev, c.line, got, c.want)
