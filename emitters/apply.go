@@ -269,12 +269,11 @@ const maxWriters = 16
 // backedUp says the backup of what they replace is whole, committed
 // (checked once more against what was planned, and renamed into place),
 // and then the folders of all of them are synced together, each folder
-// once. A sync waits for the file system's journal to commit, and syncs
-// under way together wait for the same commit: written one whole file at a
-// time, each file waited for its folders' syncs, its own, and its
-// folder's after the rename, in turn (a fresh export to five clients
-// synced the project folder five times). A file that cannot be staged
-// stops the apply before any file is replaced.
+// once. Written one whole file at a time, each file synced its folder
+// after its rename, and the folder holding each folder made for it: a
+// fresh export to five clients synced the project folder five times. A
+// file that cannot be staged stops the apply before any file is
+// replaced.
 //
 // The files removed go one after the other (removing a file removes the
 // folders it leaves empty, which a file being written may be about to
@@ -302,20 +301,18 @@ func writeAll(changes []*FileChange, writers int, backedUp func() error) (done [
 		wg.Wait()
 	}
 	eachWrite(func(i int) { staged[i], made[i], errs[i] = changes[i].stage() })
-	if err := firstErr(errs); err != nil {
+	err = firstErr(errs)
+	if err == nil {
+		err = backedUp()
+	}
+	if err != nil {
+		// Nothing is replaced: the staged bytes go, and the folders made
+		// for them.
 		for _, i := range writes {
 			if staged[i] != nil {
 				staged[i].Abort()
 				staged[i].Close()
 			}
-			removeEmptyDirs(made[i])
-		}
-		return nil, err
-	}
-	if err := backedUp(); err != nil {
-		for _, i := range writes {
-			staged[i].Abort()
-			staged[i].Close()
 			removeEmptyDirs(made[i])
 		}
 		return nil, err

