@@ -163,7 +163,11 @@ func Apply(p *Plan, opts ApplyOptions) (*Result, error) {
 	}
 	res := &Result{}
 	for _, fc := range p.Files {
-		atomicfile.CleanStale(fc.Path)
+		if fc.Kind == Unchanged || fc.Kind == Delete {
+			// A file written is cleaned as it is staged (Stage): once
+			// here as well, each was resolved and its folder read twice.
+			atomicfile.CleanStale(fc.Path)
+		}
 	}
 	hashAfter(changes)
 	if len(changes) > 0 {
