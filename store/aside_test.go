@@ -10,6 +10,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/mcpsync/mcpsync/internal/mapkeys"
 )
 
 // decodedBothWays decodes src as decodeFile does, once with the servers
@@ -113,4 +114,24 @@ func BenchmarkDecodeStore10000(b *testing.B) {
 	b.ReportMetric(float64(aside.Microseconds())/1000/float64(b.N), "ms-aside")
 	b.ReportMetric(float64(inTurn.Microseconds())/1000/float64(b.N), "ms-in-turn")
 	b.ReportMetric(float64(aside)/float64(inTurn), "x-in-turn")
+}
+
+// TestUnknownFunctionSuggestionIsStable: a call to a function the store
+// does not have gets the same suggestion every time. HCL suggests the
+// first close name in a map's order: int() was "Did you mean "env"?"
+// one time and "input" the next, env and input being as close to it.
+func TestUnknownFunctionSuggestionIsStable(t *testing.T) {
+	src := []byte("server \"a\" {\n  command = \"x\"\n  args    = [int(\"1\")]\n}\n")
+	seen := map[string]bool{}
+	for range 64 {
+		for _, d := range decodeFileIn(newStore("s.hcl"), src, math.MaxInt) {
+			if d.Summary == "Call to unknown function" {
+				seen[d.Detail] = true
+			}
+		}
+	}
+	want := `There is no function named "int". Did you mean "env"?`
+	if len(seen) != 1 || !seen[want] {
+		t.Errorf("details %q, want only %q", mapkeys.Sorted(seen), want)
+	}
 }

@@ -16,6 +16,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/mcpsync/mcpsync/canonical"
+	"github.com/mcpsync/mcpsync/internal/mapkeys"
+	"github.com/mcpsync/mcpsync/internal/suggest"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
@@ -67,6 +69,9 @@ func (d *decoder) hcl(ds hcl.Diagnostics) {
 			continue
 		}
 		cd := &canonical.Diagnostic{Severity: canonical.Error, Summary: h.Summary, Detail: h.Detail}
+		if fc, ok := h.Expression.(*hclsyntax.FunctionCallExpr); ok && h.Summary == "Call to unknown function" && !strings.Contains(fc.Name, "::") {
+			cd.Detail = unknownFunction(fc.Name)
+		}
 		if h.Severity == hcl.DiagWarning {
 			cd.Severity = canonical.Warning
 		}
@@ -74,6 +79,23 @@ func (d *decoder) hcl(ds hcl.Diagnostics) {
 		d.diags = append(d.diags, cd)
 	}
 }
+
+// unknownFunction is HCL's detail for a call to a function the store does
+// not have, its suggestion made the same way every run: HCL suggests the
+// first close name in a map's order, so that a call to int() was told
+// "Did you mean "env"?" one run and "input" the next
+// (FuzzDecodeServersAside). The closest name is suggested; on a tie, the
+// first in alphabetical order.
+func unknownFunction(name string) string {
+	detail := fmt.Sprintf("There is no function named %q.", name)
+	if s := suggest.Closest(name, functionNames(), 3); s != "" {
+		detail += fmt.Sprintf(" Did you mean %q?", s)
+	}
+	return detail
+}
+
+// functionNames is the names of the store's functions, sorted.
+var functionNames = sync.OnceValue(func() []string { return mapkeys.Sorted(evalContext.Functions) })
 
 func offset(r *hcl.Range) int {
 	if r == nil {
