@@ -481,7 +481,9 @@ func backup(changes []*FileChange, stateDir string, at time.Time, command string
 	// Made durable as it is made (atomicfile.MkdirAll): the backup is the
 	// one copy of what the write replaces.
 	if err := atomicfile.MkdirAll(dir, 0o700); err != nil {
-		return m, "", fmt.Errorf("%s: cannot create the backup directory: %w; nothing was written", dir, err)
+		return m, "", fmt.Errorf("%s: cannot create the backup directory: %w; nothing was written. "+
+			"mcpsync backs up every file it replaces under %s: make that a folder it can write (move aside a file "+
+			"that stands in its way), then run the command again", dir, err, base)
 	}
 	// What mcpsync knew of the files, all in one file of the backup
 	// (ledger.MarshalFiles): the same servers in every file are kept once.

@@ -29,7 +29,10 @@ func appendState(b []byte, st *State) ([]byte, error) { return stateJSON{}.state
 // written: the entries of one run share the time of its write.
 type stateJSON struct {
 	bySnapshot bool
-	snaps      map[string]*canonical.Server
+	// snaps, when set, are written as the snapshots member in one go:
+	// the text Save writes in chunks, with its snapshots from another
+	// goroutine, which the tests compare it with.
+	snaps map[string]*canonical.Server
 	// snapsAfter leaves the snapshots out, and the state's closing brace:
 	// Save writes them after, as another goroutine makes them.
 	snapsAfter bool

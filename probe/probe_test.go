@@ -276,6 +276,7 @@ func TestEndedByItselfWhicheverEndTheProbeMeets(t *testing.T) {
 		{closed, true, true},
 		{closed, false, false},
 		{epipe, false, false},
+		{fmt.Errorf("failed to write request: %w", &os.PathError{Op: "write", Path: "|1", Err: os.ErrClosed}), true, true},
 		{errors.New("invalid character 'x' looking for beginning of value"), true, false},
 	} {
 		if got := endedByItself(c.err, c.exited); got != c.want {

@@ -213,7 +213,7 @@ func WriteFile(path, root string, data []byte, newPerm fs.FileMode) error {
 // The write holds the root open until Close, for its directories' syncs.
 func Stage(path, root string, data []byte, newPerm fs.FileMode) (*atomicfile.Staged, error) {
 	if root == "" {
-		return atomicfile.Stage(path, newPerm, writeAll(data))
+		return atomicfile.Stage(path, newPerm, bytesWriter(data))
 	}
 	r, rel, err := openRoot(root, path)
 	if err != nil {
@@ -227,8 +227,8 @@ func Stage(path, root string, data []byte, newPerm fs.FileMode) (*atomicfile.Sta
 	return s, nil
 }
 
-// writeAll writes data.
-func writeAll(data []byte) func(io.Writer) error {
+// bytesWriter writes data.
+func bytesWriter(data []byte) func(io.Writer) error {
 	return func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
@@ -262,7 +262,7 @@ func stageIn(r *os.Root, root, path, rel string, data []byte, newPerm fs.FileMod
 	if err != nil {
 		return nil, explain(root, path, err)
 	}
-	if err := atomicfile.Fill(tmp, perm, writeAll(data)); err != nil {
+	if err := atomicfile.Fill(tmp, perm, bytesWriter(data)); err != nil {
 		r.Remove(tmpRel)
 		return nil, err
 	}

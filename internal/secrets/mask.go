@@ -202,20 +202,16 @@ var (
 	// or a key that ends a line with its value on the next one:
 	// "API_KEY": (JSON) or API_KEY: (YAML).
 	trailingFlag = lazyre.New(`(?:["'](--?[A-Za-z0-9][A-Za-z0-9_\-]*)["']\s*,?|^\s*-\s+(--?[A-Za-z0-9][A-Za-z0-9_\-]*)|(?:^|[\s{,])["']?([A-Za-z_][A-Za-z0-9_.\-]*)["']?\s*:)\s*$`)
-	// leadingUnclosed is a value in quotes that begins a line and is never
-	// closed on it: the error of a file that does not parse is often there.
+	// The value that begins a line: in double quotes (JSON, TOML, YAML);
+	// in single quotes (YAML, where '' is a quote, and TOML); in quotes
+	// never closed on the line (the error of a file that does not parse
+	// is often there); plain after YAML's "- " (an element of a list); or
+	// plain alone (YAML's, below its key).
+	leadingDouble   = lazyre.New(`^(\s*(?:-\s+)?")((?:[^"\\]|\\.)*)(")`)
+	leadingSingle   = lazyre.New(`^(\s*(?:-\s+)?')((?:[^']|'')*)(')`)
 	leadingUnclosed = lazyre.New(`^(\s*(?:-\s+)?["'])([^"'\r\n]+?)(\s*)$`)
-	// leadingPlain is a value that begins a line on its own, unquoted:
-	// YAML's, below its key.
-	leadingPlain = lazyre.New(`^(\s*)([^\s'"#\[\]{}|>&*!,\-](?:\S|\s+[^\s#])*?)(\s*(?:\s#.*)?)$`)
-	// leadingValue is the value that begins a line as an element of a
-	// list: in double quotes (JSON, TOML, YAML), in single quotes (YAML,
-	// where '' is a quote, and TOML), or plain after YAML's "- ".
-	leadingValue = []*lazyre.RE{
-		lazyre.New(`^(\s*(?:-\s+)?")((?:[^"\\]|\\.)*)(")`),
-		lazyre.New(`^(\s*(?:-\s+)?')((?:[^']|'')*)(')`),
-		lazyre.New(`^(\s*-\s+)([^\s'"#\[{|>&*!](?:\S|\s+[^\s#])*?)(\s*(?:\s#.*)?)$`),
-	}
+	leadingListItem = lazyre.New(`^(\s*-\s+)([^\s'"#\[{|>&*!](?:\S|\s+[^\s#])*?)(\s*(?:\s#.*)?)$`)
+	leadingPlain    = lazyre.New(`^(\s*)([^\s'"#\[\]{}|>&*!,\-](?:\S|\s+[^\s#])*?)(\s*(?:\s#.*)?)$`)
 )
 
 var (
@@ -315,9 +311,10 @@ func looseValue(line string, i int) (from, to int) {
 // before it, ends with a flag named like a secret: an argument of its
 // own after its flag ("--password",⏎"hunter2"), which no rule of the
 // line alone can tell from any other argument; or with a key so named
-// whose value is on the next line ("API_KEY":⏎"…", API_KEY:⏎  …). For a line shown out of
-// its file where the servers' own secrets are not known (Scrubber): the
-// excerpt at the error of a file that does not parse.
+// whose value is on the next line ("API_KEY":⏎"…", API_KEY:⏎  …). For a
+// line shown out of its file where the servers' own secrets are not
+// known (Scrubber): the excerpt at the error of a file that does not
+// parse.
 func MaskAfterFlag(prev, line string) string {
 	if i := strings.IndexAny(line, "\r\n"); i >= 0 {
 		return MaskAfterFlag(prev, line[:i]) + line[i:] // a value ends with its line (FuzzMaskAfterFlag)
@@ -327,11 +324,11 @@ func MaskAfterFlag(prev, line string) string {
 		return line
 	}
 	flag := m[1] + m[2] + m[3]
-	values := []*lazyre.RE{leadingValue[0], leadingValue[1], leadingUnclosed, leadingValue[2]}
+	plain := leadingListItem
 	if m[3] != "" {
-		values[3] = leadingPlain // below a key, a YAML value needs no "- "
+		plain = leadingPlain // below a key, a YAML value needs no "- "
 	}
-	for _, re := range values {
+	for _, re := range []*lazyre.RE{leadingDouble, leadingSingle, leadingUnclosed, plain} {
 		if g := re.Get().FindStringSubmatchIndex(line); g != nil {
 			masked, ok := maskedValue(flag, line[g[4]:g[5]])
 			if !ok {
